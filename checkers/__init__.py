@@ -1,0 +1,1 @@
+"""Checkers: one module each (`assertion`, later `lock`, `leak`), registered in saturn.registry."""

@@ -1,0 +1,50 @@
+"""The `assert` checker: a reachable assertion failure, with the function's inputs unconstrained.
+
+`assert(e)` preprocesses to a call of `__assert_fail` (glibc); SV-COMP's `reach_error` and
+`__VERIFIER_error` count too. `__VERIFIER_assume(c)` restricts the path. Intraprocedural: a call
+without a spec returns an unknown value (the engine's default).
+"""
+from __future__ import annotations
+
+from saturn.checker import Checker
+
+FAILURES = frozenset({"__assert_fail", "__assert_perror_fail", "__assert", "__assert_rtn",
+                      "reach_error", "__VERIFIER_error"})
+ASSUMES = frozenset({"__VERIFIER_assume", "__CPROVER_assume"})
+
+
+def _short(key):
+    return key.rsplit(":", 1)[-1] if key else None
+
+
+class AssertChecker(Checker):
+    name = "assert"
+    kinds = ("assert.violation",)
+    enabled_by_default = False
+
+    def begin(self, ctx):
+        ctx.data[self.name] = set()
+        ctx.ev.call_hooks.append(lambda ev, call, args, st: self.on_call(ctx, call, args, st))
+
+    def on_call(self, ctx, call, args, state) -> bool:
+        name = _short(call.callee)
+        if name in ASSUMES and args:
+            ctx.restrict(state, ctx.truth(args[0]))
+            return True
+        if name not in FAILURES:
+            return False
+        guard = ctx.lit(state.guard)
+        if ctx.may(guard) is None:
+            return True
+        seen = ctx.data[self.name]
+        if (call.coord.file, call.coord.line) in seen:
+            return True
+        seen.add((call.coord.file, call.coord.line))
+        notes = ctx.witness(guard)
+        ctx.report(self.name, "assert.violation", call.coord,
+                   f"assertion can fail in '{ctx.fn.name}'", notes, statement=call.text)
+        ctx.end_path(state)
+        return True
+
+
+CHECKER = AssertChecker()

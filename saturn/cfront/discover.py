@@ -1,0 +1,108 @@
+"""Which files to analyse, and with which preprocessor flags."""
+from __future__ import annotations
+
+import fnmatch
+import json
+import os
+import shlex
+from dataclasses import dataclass, field
+
+C_SUFFIXES = (".c",)
+SKIPPED_SUFFIXES = {".cc": "C++", ".cpp": "C++", ".cxx": "C++", ".C": "C++", ".s": "assembler",
+                    ".S": "assembler", ".asm": "assembler", ".m": "Objective-C"}
+# Compiler flags that matter to preprocessing; everything else in a compile command is dropped.
+_PP_FLAGS_WITH_ARG = {"-I", "-D", "-U", "-include", "-isystem", "-iquote", "-idirafter", "-imacros"}
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    path: str                       # absolute, normalised
+    flags: tuple[str, ...] = ()     # preprocessor flags for this file
+    directory: str = ""             # where the compiler ran (for relative -I)
+
+
+@dataclass
+class Discovery:
+    files: list[SourceFile] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def _excluded(path: str, excludes: list[str]) -> bool:
+    rel = os.path.relpath(path)
+    return any(fnmatch.fnmatch(path, g) or fnmatch.fnmatch(rel, g) or
+               fnmatch.fnmatch(os.path.basename(path), g) for g in excludes)
+
+
+def from_paths(paths: list[str], flags: tuple[str, ...], excludes: list[str]) -> Discovery:
+    """Files given directly, and every `*.c` below given directories, in sorted order."""
+    found = Discovery()
+    seen: set[str] = set()
+    for given in paths:
+        if os.path.isdir(given):
+            candidates = []
+            for root, dirs, names in os.walk(given):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                candidates += [os.path.join(root, n) for n in names if n.endswith(C_SUFFIXES)]
+        elif os.path.exists(given):
+            candidates = [given]
+        else:
+            found.notes.append(f"{given}: error: no such file or directory")
+            continue
+        for path in sorted(os.path.abspath(c) for c in candidates):
+            if path not in seen and not _excluded(path, excludes):
+                seen.add(path)
+                found.files.append(SourceFile(path, flags, os.path.dirname(path)))
+    return found
+
+
+def _pp_flags(args: list[str]) -> tuple[str, ...]:
+    keep: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg in _PP_FLAGS_WITH_ARG and i + 1 < len(args):
+            keep += [arg, args[i + 1]]
+            i += 2
+            continue
+        if arg.startswith(("-I", "-D", "-U", "-std=", "-isystem", "-iquote", "-include")) or \
+                arg in ("-nostdinc", "-m32", "-m64", "-fshort-enums", "-funsigned-char"):
+            keep.append(arg)
+        i += 1
+    return tuple(keep)
+
+
+def from_compile_commands(db_path: str, extra: tuple[str, ...], excludes: list[str]) -> Discovery:
+    """Entries of a compile_commands.json; C++ and assembler entries are skipped with a note."""
+    found = Discovery()
+    with open(db_path, encoding="utf-8") as fh:
+        entries = json.load(fh)
+    if not isinstance(entries, list):
+        raise ValueError(f"{db_path}: error: expected a JSON list of compile commands")
+    seen: set[str] = set()
+    for entry in entries:
+        directory = entry.get("directory", os.path.dirname(os.path.abspath(db_path)))
+        path = os.path.normpath(os.path.join(directory, entry["file"]))
+        suffix = os.path.splitext(path)[1]
+        if suffix in SKIPPED_SUFFIXES:
+            found.notes.append(f"{path}: note: skipped, {SKIPPED_SUFFIXES[suffix]} source")
+            continue
+        if path in seen or _excluded(path, excludes):
+            continue
+        seen.add(path)
+        args = entry.get("arguments") or shlex.split(entry.get("command", ""))
+        flags = tuple(_absolute_includes(_pp_flags(args[1:]), directory)) + extra
+        found.files.append(SourceFile(path, flags, directory))
+    found.files.sort(key=lambda f: f.path)
+    return found
+
+
+def _absolute_includes(flags: tuple[str, ...], directory: str):
+    """Relative include directories are relative to the entry's directory."""
+    prev = ""
+    for flag in flags:
+        if prev in ("-I", "-isystem", "-iquote", "-include") and not os.path.isabs(flag):
+            flag = os.path.join(directory, flag)
+        elif flag.startswith("-I") and len(flag) > 2 and not os.path.isabs(flag[2:]):
+            flag = "-I" + os.path.join(directory, flag[2:])
+        prev = flag
+        yield flag

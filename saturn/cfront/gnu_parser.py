@@ -1,0 +1,128 @@
+"""A pycparserext GnuCParser that closes the GNU C gaps glibc headers and real projects need.
+
+Gaps closed here (pycparserext 2026.1 on pycparser 3.11): ``__extension__`` inside expressions,
+``_Float128``/``_Float64x``/... as type names, ``__builtin_offsetof``, ``?:`` with the middle
+left out (a TernaryOp whose ``iftrue`` is None), ``__label__`` declarations, ``__auto_type``
+(a type name resolved from the initializer by the lowering), ``__thread`` storage, and
+``__attribute__((...));`` as a statement.
+"""
+from pycparser import c_ast
+from pycparserext.ext_c_parser import Asm, GnuCParser
+
+# GNU type names that pycparser does not know; the lowering maps each to its width.
+EXTRA_TYPE_NAMES = frozenset({
+    "_Float16", "_Float32", "_Float64", "_Float128", "_Float32x", "_Float64x", "_Float128x",
+    "__float128", "__float80", "__fp16", "__bf16", "_Decimal32", "_Decimal64", "_Decimal128",
+    "__auto_type", "__builtin_va_list", "__gnuc_va_list",
+})
+
+
+class SaturnParser(GnuCParser):
+    initial_type_symbols = GnuCParser.initial_type_symbols | EXTRA_TYPE_NAMES
+
+    def _parse_unary_expression(self):
+        # `__extension__ expr` (glibc's assert, kernel macros): the keyword has no meaning here.
+        while self._peek_type() == "__EXTENSION__":
+            self._advance()
+        return super()._parse_unary_expression()
+
+    def _parse_primary_expression(self):
+        tok = self._peek()
+        if tok is not None and tok.type == "ID" and tok.value == "__builtin_offsetof":
+            self._advance()
+            self._expect("LPAREN")
+            typ = self._parse_type_name()
+            self._expect("COMMA")
+            designator = self._parse_offsetof_member_designator()
+            self._expect("RPAREN")
+            coord = self._tok_coord(tok)
+            return c_ast.FuncCall(c_ast.ID("offsetof", coord),
+                                  c_ast.ExprList([typ, designator], coord), coord)
+        return super()._parse_primary_expression()
+
+    def _parse_postfix_expression(self):
+        tok = self._peek()
+        if tok is not None and tok.type == "ID" and tok.value == "__builtin_va_arg":
+            # `__builtin_va_arg(ap, type)`: the second argument is a type name.
+            self._advance()
+            self._expect("LPAREN")
+            ap = self._parse_assignment_expression()
+            self._expect("COMMA")
+            typ = self._parse_type_name()
+            self._expect("RPAREN")
+            coord = self._tok_coord(tok)
+            return c_ast.FuncCall(c_ast.ID("__builtin_va_arg", coord),
+                                  c_ast.ExprList([ap, typ], coord), coord)
+        return super()._parse_postfix_expression()
+
+    def _parse_conditional_expression(self):
+        expr = self._parse_binary_expression()
+        if self._accept("CONDOP"):
+            iftrue = None if self._peek_type() == "COLON" else self._parse_expression()
+            self._expect("COLON")
+            iffalse = self._parse_conditional_expression()
+            return c_ast.TernaryOp(expr, iftrue, iffalse, expr.coord)
+        return expr
+
+    def _attribute_statement_ahead(self):
+        """True when the next tokens are `__attribute__((...)) ;`, an attribute statement."""
+        if self._peek_type() not in ("__ATTRIBUTE__", "__ATTRIBUTE"):
+            return False
+        k, depth = 2, 0
+        while True:
+            kind = self._peek_type(k)
+            if kind is None:
+                return False
+            depth += (kind == "LPAREN") - (kind == "RPAREN")
+            k += 1
+            if depth == 0:
+                return self._peek_type(k) == "SEMI"
+
+    def _parse_asm_keyword(self):
+        # `asm volatile goto (...)`, `asm inline (...)`: qualifiers in any order.
+        kw = self._advance().value
+        while self._peek_type() in {"VOLATILE", "__VOLATILE", "__VOLATILE__", "GOTO", "INLINE",
+                                    "__INLINE", "__INLINE__"}:
+            kw += " " + self._advance().value
+        return kw
+
+    def _parse_asm_no_semi(self):
+        coord = self._tok_coord(self._peek())
+        asm_kw = self._parse_asm_keyword()
+        self._expect("LPAREN")
+        template = self._parse_asm_argument_expression_list()
+        operands = [None, None, None]
+        for i in range(3):
+            if not self._accept("COLON"):
+                break
+            operands[i] = self._parse_asm_argument_expression_list()
+        if self._accept("COLON"):  # asm goto: a list of labels
+            while self._peek_type() == "ID":
+                self._advance()
+                if not self._accept("COMMA"):
+                    break
+        self._expect("RPAREN")
+        return Asm(asm_kw, template, *operands, coord=coord)
+
+    def _parse_statement(self):
+        tok = self._peek()
+        if self._attribute_statement_ahead():
+            # `__attribute__((fallthrough));` is an empty statement with an attribute.
+            self._parse_attributes_opt()
+            self._expect("SEMI")
+            return c_ast.EmptyStatement(self._tok_coord(tok))
+        return super()._parse_statement()
+
+    def _parse_block_item(self):
+        tok = self._peek()
+        if tok is not None and tok.type == "ID" and tok.value == "__label__":
+            # Local label declarations only scope labels; the labels themselves are enough.
+            while self._peek_type() not in ("SEMI", None):
+                self._advance()
+            self._expect("SEMI")
+            return c_ast.EmptyStatement(self._tok_coord(tok))
+        if tok is not None and tok.type == "__EXTENSION__":
+            self._advance()
+        if self._attribute_statement_ahead():
+            return self._parse_statement()
+        return super()._parse_block_item()

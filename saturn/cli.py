@@ -1,0 +1,118 @@
+"""The `saturn` command line."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from . import registry
+from .cfront.discover import from_compile_commands, from_paths
+from .report import jsonout, text
+from .symex.engine import Options
+
+EXIT_OK, EXIT_REPORTS, EXIT_USAGE = 0, 1, 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="saturn", description="Saturn: a SAT-based bug finder for C.")
+    sub = p.add_subparsers(dest="command", required=True)
+    c = sub.add_parser("check", help="analyse C files and print reports",
+                       description="Analyse C source files and report bugs. Exit status: 0 no "
+                                   "reports, 1 reports, 2 usage or fatal error.")
+    c.add_argument("paths", nargs="*", metavar="PATH",
+                   help="C files, or directories (every *.c below them)")
+    c.add_argument("-p", "--compile-commands", metavar="FILE",
+                   help="take files and flags from a compile_commands.json")
+    c.add_argument("-I", dest="includes", action="append", default=[], metavar="DIR",
+                   help="add an include directory for preprocessing")
+    c.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]",
+                   help="define a preprocessor macro")
+    c.add_argument("-U", dest="undefines", action="append", default=[], metavar="NAME",
+                   help="undefine a preprocessor macro")
+    c.add_argument("--std", metavar="STD", help="C standard for preprocessing (e.g. gnu11)")
+    c.add_argument("--exclude", action="append", default=[], metavar="GLOB",
+                   help="leave out paths matching GLOB (repeatable)")
+    c.add_argument("--checkers", metavar="LIST",
+                   help="comma-separated checkers to run (available: "
+                        f"{', '.join(registry.CHECKERS)}; default: "
+                        f"{', '.join(registry.default_names()) or 'none'})")
+    c.add_argument("--unroll", type=int, default=2, metavar="K",
+                   help="unroll loops K times before the havoc pass (default 2)")
+    c.add_argument("--format", choices=["text", "json"], default="text",
+                   help="output format (default text)")
+    c.add_argument("-o", "--output", metavar="FILE", help="write reports to FILE instead of stdout")
+    c.add_argument("--root", default=".", metavar="DIR",
+                   help="paths in reports are relative to DIR (default: current directory)")
+    c.add_argument("--conflict-budget", type=int, default=200_000, metavar="N",
+                   help="SAT conflicts allowed per query before a function is incomplete")
+    return p
+
+
+def _flags(args) -> tuple[str, ...]:
+    flags = [f"-I{d}" for d in args.includes] + [f"-D{d}" for d in args.defines]
+    flags += [f"-U{u}" for u in args.undefines]
+    return tuple(flags)
+
+
+def check(args) -> int:
+    names = registry.default_names() if not args.checkers else \
+        [n.strip() for n in args.checkers.split(",") if n.strip()]
+    unknown = [n for n in names if n not in registry.CHECKERS]
+    if unknown or not names:
+        print(f"saturn: error: unknown checker(s): {', '.join(unknown) or '(none given)'}; "
+              f"available: {', '.join(registry.CHECKERS)}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.unroll < 1:
+        print("saturn: error: --unroll must be at least 1", file=sys.stderr)
+        return EXIT_USAGE
+    if not args.paths and not args.compile_commands:
+        print("saturn: error: give C files, directories or -p compile_commands.json",
+              file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        if args.compile_commands:
+            discovery = from_compile_commands(args.compile_commands, _flags(args), args.exclude)
+            extra = from_paths(args.paths, _flags(args), args.exclude) if args.paths else None
+            if extra:
+                discovery.files += extra.files
+                discovery.notes += extra.notes
+        else:
+            discovery = from_paths(args.paths, _flags(args), args.exclude)
+    except (OSError, ValueError, KeyError) as exc:
+        print(f"saturn: error: cannot read compile commands: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if not discovery.files:
+        for n in discovery.notes:
+            print(n, file=sys.stderr)
+        print("saturn: error: no C files to check", file=sys.stderr)
+        return EXIT_USAGE
+    from .driver import run_check
+    options = Options(unroll=args.unroll, conflict_budget=args.conflict_budget)
+    result = run_check(discovery, registry.load(names), options, args.std, args.root)
+    fmt = jsonout if args.format == "json" else text
+    out = fmt.format_all(result.reports, result.stats)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as fh:
+            fh.write(out)
+        print(text.summary_line(result.stats, len(result.reports)), file=sys.stderr)
+    else:
+        sys.stdout.write(out)
+    if result.stats["files"] == 0:
+        return EXIT_USAGE
+    return EXIT_REPORTS if result.reports else EXIT_OK
+
+
+def main(argv=None) -> int:
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "check":
+            return check(args)
+    except KeyboardInterrupt:
+        print("saturn: interrupted", file=sys.stderr)
+        return EXIT_USAGE
+    return EXIT_USAGE
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,106 @@
+"""Block and symbol bookkeeping while one function (or the file scope) is lowered."""
+from __future__ import annotations
+
+import contextlib
+import itertools
+
+from . import nodes as N
+from . import types as T
+from .decls import Scope
+
+_uids = itertools.count(1)
+
+
+def new_uid() -> int:
+    return next(_uids)
+
+
+class Builder:
+    """Owns the blocks of one function; `cur` is the block statements go into (None: dead code)."""
+
+    def __init__(self, file: str):
+        self.file = file
+        self.blocks: dict[int, N.Block] = {}
+        self._ids = itertools.count()
+        self.cur: N.Block | None = self.new_block()
+        self.notes: list[str] = []
+        self.callees: set[str] = set()
+        self.fn_pointer_calls = 0
+        self.temps = 0
+        self.locals: list[N.Symbol] = []
+
+    def new_block(self) -> N.Block:
+        b = N.Block(next(self._ids))
+        self.blocks[b.id] = b
+        return b
+
+    def emit(self, stmt) -> None:
+        if self.cur is None:
+            self.cur = self.new_block()  # unreachable code still gets lowered, then pruned
+        self.cur.stmts.append(stmt)
+
+    def end(self, term) -> None:
+        if self.cur is None:
+            self.cur = self.new_block()
+        self.cur.term = term
+        self.cur = None
+
+    def goto(self, target: N.Block) -> None:
+        self.end(N.Goto(target.id))
+
+    def start(self, block: N.Block) -> None:
+        """Continue in `block`, falling through from the current block if it is still open."""
+        if self.cur is not None:
+            self.goto(block)
+        self.cur = block
+
+    def temp(self, t: T.CType, hint: str = "tmp") -> N.Symbol:
+        self.temps += 1
+        sym = N.Symbol(f"<{hint}{self.temps}>", t, "temp", new_uid())
+        self.locals.append(sym)
+        return sym
+
+    def note(self, coord: N.Coord, text: str) -> None:
+        self.emit(N.Note(coord, text))
+
+    @contextlib.contextmanager
+    def scratch(self):
+        """Lower something only for its type (sizeof, typeof): every statement is thrown away."""
+        saved_cur, saved_ids = self.cur, set(self.blocks)
+        saved_notes, saved_callees = list(self.notes), set(self.callees)
+        self.cur = N.Block(-1)
+        try:
+            yield
+        finally:
+            for bid in set(self.blocks) - saved_ids:
+                del self.blocks[bid]
+            self.cur, self.notes, self.callees = saved_cur, saved_notes, saved_callees
+
+    def prune(self, entry: int) -> None:
+        """Drop blocks unreachable from the entry; give open blocks a terminator."""
+        for b in self.blocks.values():
+            if b.term is None:
+                b.term = N.Stop()
+        seen, todo = set(), [entry]
+        while todo:
+            bid = todo.pop()
+            if bid in seen:
+                continue
+            seen.add(bid)
+            todo.extend(successors(self.blocks[bid]))
+        for bid in list(self.blocks):
+            if bid not in seen:
+                del self.blocks[bid]
+
+
+def successors(block: N.Block) -> list[int]:
+    term = block.term
+    if isinstance(term, N.Goto):
+        return [term.target]
+    if isinstance(term, N.Branch):
+        return [term.true, term.false] if term.true != term.false else [term.true]
+    return []
+
+
+def new_scope(parent: Scope | None) -> Scope:
+    return Scope(parent)

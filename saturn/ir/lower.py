@@ -1,0 +1,198 @@
+"""C AST → IR: one `Function` per definition, globals with their initializers."""
+from __future__ import annotations
+
+import os
+
+from pycparser import c_ast
+
+from . import nodes as N
+from . import types as T
+from .builder import Builder, new_uid
+from .decls import Scope, TypeResolver
+from .lower_call import CallLowering
+from .lower_expr import ExprLowering
+from .lower_init import InitLowering
+from .lower_stmt import StmtLowering
+from .program import GlobalVar, Program, mark_uses
+
+
+class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
+    """Lowers one translation unit; a fresh Builder per function (the file scope has its own)."""
+
+    def __init__(self, program: Program, tu_path: str, relpath=os.path.relpath):
+        self.program, self.tu_path, self.relpath = program, tu_path, relpath
+        self.types = TypeResolver(self.expr_type_in)
+        self.file_scope = self.scope = Scope()
+        self.b = Builder(tu_path)
+        self.breaks, self.continues, self.switches, self.labels = [], [], [], {}
+        self.rv_sym, self.exit_block, self.fn_key = None, None, ""
+        self.all_stmts: list = []
+
+    def coord(self, node) -> N.Coord:
+        c = getattr(node, "coord", None)
+        if c is None:
+            return N.Coord(self.relpath(self.tu_path), 0, 0)
+        return N.Coord(self.relpath(c.file or self.tu_path), c.line or 0, c.column or 1)
+
+    def scope_root(self) -> Scope:
+        return self.file_scope
+
+    def expr_type_in(self, node, scope):
+        saved, self.scope = self.scope, scope
+        try:
+            return self.type_of(node)
+        finally:
+            self.scope = saved
+
+    # -- file scope ---------------------------------------------------------------------------
+    def lower_unit(self, ast: c_ast.FileAST) -> None:
+        for ext in ast.ext:
+            try:
+                self.external(ext)
+            except RecursionError:
+                self.program.warnings.append(f"{self.coord(ext)}: warning: nesting too deep; skipped")
+        mark_uses(self.program, self.all_stmts)
+
+    def external(self, ext) -> None:
+        if isinstance(ext, c_ast.FuncDef):
+            self.function(ext)
+        elif isinstance(ext, c_ast.Decl):
+            self.file_decl(ext)
+        elif isinstance(ext, c_ast.Typedef):
+            self._s_Typedef(ext)
+        elif isinstance(ext, c_ast.DeclList):
+            for d in ext.decls:
+                self.file_decl(d)
+
+    def static_key(self, name: str, node) -> str:
+        return f"{self.coord(node).file}:{name}"
+
+    def declare_extern(self, node, t) -> None:
+        """A function prototype or an `extern` object declaration, at any scope."""
+        if isinstance(t, T.FuncT):
+            prev = self.file_scope.lookup(node.name)
+            static = "static" in (node.storage or [])
+            if isinstance(prev, tuple) and prev[0] == "func":
+                key = prev[1]
+                if prev[2].noreturn and not t.noreturn:
+                    t = T.FuncT(t.ret, t.params, t.variadic, True)
+            else:
+                key = self.static_key(node.name, node) if static else node.name
+            entry = ("func", key, t)
+            self.file_scope.names[node.name] = entry
+            self.scope.names[node.name] = entry
+            return
+        g = self.global_var(node, t)
+        self.scope.names[node.name] = g.sym
+
+    def global_var(self, node, t) -> GlobalVar:
+        prev = self.file_scope.lookup(node.name)
+        if isinstance(prev, N.Symbol) and prev.kind == "global":
+            g = self.program.globals.get(prev.key)
+            if g is not None and isinstance(t, T.ArrT) and t.count is not None:
+                g.sym = prev  # a later declaration completing the array type keeps the symbol
+            if g is not None:
+                return g
+        static = "static" in (node.storage or [])
+        key = self.static_key(node.name, node) if static else node.name
+        sym = N.Symbol(node.name, t, "global", new_uid(), key=key)
+        quals = getattr(node, "quals", None) or []
+        g = self.program.add_global(GlobalVar(sym, self.coord(node).file, static, "const" in quals))
+        self.file_scope.names[node.name] = g.sym
+        return g
+
+    def file_decl(self, node) -> None:
+        t = self.types.resolve(node, self.scope)
+        if node.name is None:
+            return
+        if isinstance(t, T.FuncT) or "extern" in (node.storage or []):
+            self.declare_extern(node, t)
+            return
+        if isinstance(t, T.ArrT) and t.count is None and isinstance(node.init, c_ast.InitList):
+            t = T.ArrT(t.elem, len(node.init.exprs))
+        g = self.global_var(node, t)
+        if node.init is not None:
+            self.global_init(g, node)
+
+    def global_init(self, g: GlobalVar, node) -> None:
+        block = self.b.new_block()
+        self.b.cur = block
+        self.initialize(N.VarLv(g.sym.type, g.sym), node.init, node, zero_rest=False)
+        g.inits, g.has_init = list(block.stmts), True
+        self.b.cur = None
+
+    def static_local(self, node, t) -> None:
+        key = f"{self.coord(node).file}:{self.fn_key.rsplit(':', 1)[-1]}.{node.name}"
+        sym = N.Symbol(node.name, t, "global", new_uid(), key=key)
+        g = self.program.add_global(GlobalVar(sym, self.coord(node).file, True))
+        self.scope.names[node.name] = g.sym
+        if node.init is not None:
+            saved = self.b.cur
+            self.global_init(g, node)
+            self.b.cur = saved
+
+    # -- functions ----------------------------------------------------------------------------
+    def function(self, fdef: c_ast.FuncDef) -> None:
+        decl = fdef.decl
+        ftype = self.types.resolve(decl, self.scope)
+        if not isinstance(ftype, T.FuncT):
+            return
+        self.declare_extern(decl, ftype)
+        key = self.file_scope.names[decl.name][1]
+        saved_b = self.b
+        self.b, self.fn_key, self.fn_name, self.labels = Builder(self.tu_path), key, decl.name, {}
+        self.scope = Scope(self.file_scope)
+        try:
+            fn = self.function_body(fdef, decl, ftype, key)
+        finally:
+            self.b, self.scope = saved_b, self.file_scope
+        self.program.add_function(fn)
+
+    def function_body(self, fdef, decl, ftype, key) -> N.Function:
+        params = self.parameters(decl, fdef)
+        self.rv_sym = None if isinstance(ftype.ret, T.VoidT) else \
+            N.Symbol("<rv>", ftype.ret, "rv", new_uid())
+        entry = self.b.cur
+        self.exit_block = self.b.new_block()
+        self.stmt(fdef.body)
+        self.b.start(self.exit_block)
+        self.b.end(N.Stop())
+        self.exit_block.term = N.Stop()
+        self.b.prune(entry.id)
+        for blk in self.b.blocks.values():
+            self.all_stmts.extend(blk.stmts)
+        coord = self.coord(decl)
+        end = max((s.coord.line for blk in self.b.blocks.values() for s in blk.stmts
+                   if s.coord.file == coord.file), default=coord.line)
+        notes = sorted({f"{s.coord}: {s.text}" for blk in self.b.blocks.values()
+                        for s in blk.stmts if isinstance(s, N.Note)})
+        return N.Function(key, decl.name, coord.file, coord.line, end, params, ftype.ret,
+                          self.rv_sym, self.b.blocks, entry.id, self.exit_block.id,
+                          static=":" in key, notes=notes, callees=set(self.b.callees),
+                          fn_pointer_calls=self.b.fn_pointer_calls)
+
+    def parameters(self, decl, fdef) -> list[N.Symbol]:
+        ftype_node = decl.type
+        while not isinstance(ftype_node, (c_ast.FuncDecl,)) and hasattr(ftype_node, "type") \
+                and type(ftype_node).__name__ != "FuncDeclExt":
+            ftype_node = ftype_node.type
+        params: list[N.Symbol] = []
+        kr = {d.name: d for d in (fdef.param_decls or [])}
+        for p in (ftype_node.args.params if getattr(ftype_node, "args", None) else []):
+            if isinstance(p, c_ast.EllipsisParam):
+                continue
+            if isinstance(p, c_ast.ID):  # K&R definition: the type is declared below
+                p = kr.get(p.name, c_ast.Decl(p.name, [], [], [], [], c_ast.TypeDecl(
+                    p.name, [], None, c_ast.IdentifierType(["int"])), None, None))
+            t = T.decay(self.types.resolve(p, self.scope))
+            if isinstance(t, T.VoidT):
+                continue
+            name = getattr(p, "name", None) or f"<param{len(params)}>"
+            sym = N.Symbol(name, t, "param", new_uid(), index=len(params))
+            params.append(sym)
+            self.scope.names[name] = sym
+        return params
+
+
+def lower_unit(program: Program, ast: c_ast.FileAST, tu_path: str, relpath=os.path.relpath):
+    Lowerer(program, tu_path, relpath).lower_unit(ast)

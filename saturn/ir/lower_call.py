@@ -1,0 +1,129 @@
+"""Lowering calls: GCC builtins by table, calls that never return end the path."""
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from . import nodes as N
+from . import types as T
+from .lower_expr import const, source_text
+
+# Calls that never return (DESIGN.md "From C to the IR"); `noreturn` declarations are added.
+NORETURN = frozenset({
+    "exit", "_exit", "_Exit", "quick_exit", "abort", "__assert_fail", "__assert_perror_fail",
+    "__assert", "__assert_rtn", "longjmp", "siglongjmp", "_longjmp", "__longjmp_chk", "panic",
+    "BUG", "__builtin_unreachable", "__builtin_trap", "__builtin_abort", "__builtin_exit",
+    "pthread_exit", "err", "errx", "verr", "verrx", "__stack_chk_fail", "__chk_fail",
+    "__fortify_fail", "do_exit", "reach_error", "__VERIFIER_error",
+})
+
+
+class CallLowering:
+    def _x_FuncCall(self, node):
+        name = node.name.name if isinstance(node.name, c_ast.ID) else None
+        args = list(getattr(node.args, "exprs", None) or getattr(node.args, "types", None) or [])
+        handler = _BUILTINS.get(name)
+        if handler is not None and not isinstance(self.scope.lookup(name), N.Symbol):
+            return handler(self, node, args)
+        if name is not None and self.scope.lookup(name) is None:
+            func = self.implicit_function(name)
+        else:
+            func = self.rv(node.name)
+        ftype = func.type.target if isinstance(func.type, T.PtrT) else None
+        if not isinstance(ftype, T.FuncT):
+            ftype = T.FuncT(T.INT, (), True)
+        values = []
+        for i, a in enumerate(args):
+            v = self.rv(a)
+            if i < len(ftype.params):
+                v = self.convert(v, ftype.params[i])
+            elif isinstance(v.type, T.IntT) and v.type.bits < 32:
+                v = self.convert(v, T.INT)
+            values.append(v)
+        callee = func.name if isinstance(func, N.FuncAddr) else None
+        if callee is not None:
+            self.b.callees.add(callee)
+        else:
+            self.b.fn_pointer_calls += 1
+        result = None
+        if not isinstance(ftype.ret, T.VoidT):
+            tmp = self.b.temp(ftype.ret, "ret")
+            result = N.VarLv(ftype.ret, tmp)
+        text = source_text(node)
+        self.b.emit(N.Call(self.coord(node), result, func, tuple(values), callee, ftype.ret, text))
+        short = callee.rsplit(":", 1)[-1] if callee else None
+        if ftype.noreturn or short in NORETURN:
+            self.b.end(N.Stop())
+        if result is None:
+            return N.Unknown(T.VOID, "")
+        return N.Read(result.type, result)
+
+    def implicit_function(self, name):
+        ftype = T.FuncT(T.INT, (), True)
+        self.scope_root().names[name] = ("func", name, ftype)
+        return N.FuncAddr(T.PtrT(ftype), name)
+
+
+def _expect(self, node, args):
+    return self.rv(args[0]) if args else const(0)
+
+
+def _constant_p(self, node, args):
+    value = self.types.consts.eval(args[0], self.scope) if args else None
+    return const(1 if value is not None else 0)
+
+
+def _choose_expr(self, node, args):
+    value = self.types.consts.eval(args[0], self.scope)
+    return self.expr(args[1] if value else args[2])
+
+
+def _types_compatible(self, node, args):
+    types = getattr(node.args, "types", None) or args
+    a, b = (self.types.resolve(t, self.scope) for t in types[:2])
+    return const(int(a.key() == b.key()))
+
+
+def _offsetof(self, node, args):
+    value = self.types.consts.offsetof(self.types.resolve(args[0], self.scope), args[1], self.scope)
+    if value is None:
+        return self.unknown(T.ULONG, node, "offsetof of an unknown member")
+    return const(value, T.ULONG)
+
+
+def _va_arg(self, node, args):
+    self.rv(args[0])
+    return N.Unknown(self.types.resolve(args[1], self.scope), "")
+
+
+def _no_op(self, node, args):
+    for a in args:
+        self.rv(a)
+    return N.Unknown(T.VOID, "")
+
+
+def _unreachable(self, node, args):
+    self.b.end(N.Stop())
+    return N.Unknown(T.VOID, "")
+
+
+def _object_size(self, node, args):
+    return const((1 << 64) - 1, T.ULONG)
+
+
+def _unknown_long(self, node, args):
+    for a in args:
+        self.rv(a)
+    return N.Unknown(T.LONG, "")
+
+
+_BUILTINS = {
+    "__builtin_expect": _expect, "__builtin_expect_with_probability": _expect,
+    "__builtin_assume_aligned": _expect, "__builtin_constant_p": _constant_p,
+    "__builtin_choose_expr": _choose_expr, "__builtin_types_compatible_p": _types_compatible,
+    "offsetof": _offsetof, "__builtin_offsetof": _offsetof, "__builtin_va_arg": _va_arg,
+    "__builtin_va_start": _no_op, "__builtin_va_end": _no_op, "__builtin_va_copy": _no_op,
+    "__builtin_prefetch": _no_op, "__builtin_unreachable": _unreachable,
+    "__builtin_object_size": _object_size, "__builtin_dynamic_object_size": _object_size,
+    "__builtin_frame_address": _unknown_long, "__builtin_return_address": _unknown_long,
+    "__builtin_classify_type": _unknown_long,
+}

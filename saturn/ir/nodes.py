@@ -1,0 +1,214 @@
+"""IR nodes: side-effect-free typed expressions, lvalues, statements and block terminators.
+
+Every node is a frozen dataclass; the symbolic evaluator dispatches on the class through a table
+(NOTE [dispatch-tables]: one function per node kind, no if/elif ladders over kinds).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .types import CType
+
+
+@dataclass(frozen=True)
+class Coord:
+    file: str
+    line: int
+    col: int = 1
+
+    def __str__(self):
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+NO_COORD = Coord("<unknown>", 0, 0)
+
+
+@dataclass(frozen=True, eq=False)
+class Symbol:
+    """A variable. kind: local, param, global, static (file-scope or function-static), temp, rv."""
+    name: str
+    type: CType
+    kind: str
+    uid: int
+    index: int = -1        # parameter position
+    key: str = ""          # globals: the program-wide key (name, or file:name for statics)
+
+    def __repr__(self):
+        return f"Symbol({self.name}#{self.uid})"
+
+
+# ---- expressions -------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Expr:
+    type: CType
+
+
+@dataclass(frozen=True)
+class Const(Expr):
+    value: int
+
+
+@dataclass(frozen=True)
+class Unknown(Expr):
+    reason: str = ""       # non-empty: an unsupported construct, recorded as a note
+
+
+@dataclass(frozen=True)
+class Read(Expr):
+    lv: "Lvalue"
+
+
+@dataclass(frozen=True)
+class AddrOf(Expr):
+    lv: "Lvalue"
+
+
+@dataclass(frozen=True)
+class Unary(Expr):
+    op: str                # neg, bnot, lnot
+    a: Expr
+
+
+@dataclass(frozen=True)
+class Binary(Expr):
+    op: str                # add sub mul div mod and or xor shl shr eq ne lt le gt ge land lor
+    a: Expr
+    b: Expr
+
+
+@dataclass(frozen=True)
+class Cast(Expr):
+    a: Expr
+
+
+@dataclass(frozen=True)
+class PtrAdd(Expr):
+    p: Expr
+    offset: Expr           # in elements of the pointee
+
+
+@dataclass(frozen=True)
+class PtrDiff(Expr):
+    a: Expr
+    b: Expr
+
+
+@dataclass(frozen=True)
+class Select(Expr):
+    c: Expr
+    a: Expr
+    b: Expr
+
+
+@dataclass(frozen=True)
+class FuncAddr(Expr):
+    name: str              # the function's key
+
+
+@dataclass(frozen=True)
+class StrLit(Expr):
+    text: str
+
+
+# ---- lvalues -----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Lvalue:
+    type: CType
+
+
+@dataclass(frozen=True)
+class VarLv(Lvalue):
+    sym: Symbol
+
+
+@dataclass(frozen=True)
+class DerefLv(Lvalue):
+    ptr: Expr
+
+
+@dataclass(frozen=True)
+class FieldLv(Lvalue):
+    base: Lvalue
+    name: str
+
+
+@dataclass(frozen=True)
+class IndexLv(Lvalue):
+    base: Lvalue           # an array-typed lvalue
+    index: Expr
+
+
+# ---- statements --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Stmt:
+    coord: Coord
+
+
+@dataclass(frozen=True)
+class Assign(Stmt):
+    lv: Lvalue
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Call(Stmt):
+    lv: Lvalue | None
+    func: Expr
+    args: tuple[Expr, ...]
+    callee: str | None     # the key of a directly called function
+    ret: CType = None      # the call's result type
+    text: str = ""         # the call as written (for notes and fingerprints)
+
+
+@dataclass(frozen=True)
+class Note(Stmt):
+    """An unsupported construct met here; evaluation records it and goes on."""
+    text: str
+
+
+# ---- terminators -------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Goto:
+    target: int
+
+
+@dataclass(frozen=True)
+class Branch:
+    cond: Expr
+    true: int
+    false: int
+    coord: Coord
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Stop:
+    """The path ends here (a call that never returns)."""
+
+
+@dataclass
+class Block:
+    id: int
+    stmts: list = field(default_factory=list)
+    term: object = None
+    loop_exit_of: int = -1   # set on havoc entries by loops.py
+
+
+@dataclass
+class Function:
+    key: str
+    name: str
+    file: str
+    line: int
+    end_line: int
+    params: list[Symbol]
+    ret: CType
+    rv: Symbol | None
+    blocks: dict[int, Block]
+    entry: int
+    exit: int
+    static: bool = False
+    notes: list[str] = field(default_factory=list)
+    callees: set[str] = field(default_factory=set)
+    fn_pointer_calls: int = 0
+    text: str = ""          # normalised source text of the body (for hashing)

@@ -1,0 +1,88 @@
+"""The lowered program: functions and globals of all translation units of a run."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import nodes as N
+
+
+@dataclass
+class GlobalVar:
+    sym: N.Symbol
+    file: str
+    static: bool
+    const: bool = False
+    inits: list = field(default_factory=list)   # Assign statements of its initializer
+    has_init: bool = False
+    written: bool = False
+    address_taken: bool = False
+
+    @property
+    def keeps_initializer(self) -> bool:
+        """A static (or const) that nothing else can change keeps its initial value (or zero)."""
+        return self.const or (self.static and not self.written and not self.address_taken)
+
+
+@dataclass
+class Program:
+    functions: dict[str, N.Function] = field(default_factory=dict)
+    globals: dict[str, GlobalVar] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    lines: int = 0
+
+    def add_function(self, fn: N.Function) -> None:
+        old = self.functions.get(fn.key)
+        if old is None:
+            self.functions[fn.key] = fn
+        elif not fn.static and old.file != fn.file:
+            self.warnings.append(f"{fn.file}:{fn.line}:1: warning: second definition of '{fn.name}'"
+                                 f" ignored; the one in {old.file}:{old.line} is used")
+
+    def add_global(self, g: GlobalVar) -> GlobalVar:
+        old = self.globals.get(g.sym.key)
+        if old is None:
+            self.globals[g.sym.key] = g
+            return g
+        if g.has_init and not old.has_init:
+            old.inits, old.has_init = g.inits, True
+        return old
+
+
+def lvalue_root(lv) -> N.Symbol | None:
+    while isinstance(lv, (N.FieldLv, N.IndexLv)):
+        lv = lv.base
+    return lv.sym if isinstance(lv, N.VarLv) else None
+
+
+def mark_uses(program: Program, stmts) -> None:
+    """Record which globals are written and which have their address taken."""
+    by_uid = {g.sym.uid: g for g in program.globals.values()}
+
+    def visit_expr(e):
+        stack = [e]
+        while stack:
+            x = stack.pop()
+            if isinstance(x, N.AddrOf):
+                root = lvalue_root(x.lv)
+                if root is not None and root.uid in by_uid:
+                    by_uid[root.uid].address_taken = True
+                stack.append(x.lv)
+            elif isinstance(x, (N.Expr, N.Lvalue)):
+                stack.extend(v for v in vars(x).values() if isinstance(v, (N.Expr, N.Lvalue)))
+
+    for st in stmts:
+        targets = []
+        if isinstance(st, N.Assign):
+            targets, exprs = [st.lv], [st.value, st.lv]
+        elif isinstance(st, N.Call):
+            targets, exprs = ([st.lv] if st.lv else []), [st.func, *st.args]
+        elif isinstance(st, N.Branch):
+            exprs = [st.cond]
+        else:
+            exprs = []
+        for t in targets:
+            root = lvalue_root(t)
+            if root is not None and root.uid in by_uid:
+                by_uid[root.uid].written = True
+        for e in exprs:
+            visit_expr(e)

@@ -1,0 +1,138 @@
+"""Hash-consed, constant-folded boolean gates over DIMACS literals, Tseitin-encoded on demand.
+
+Lit 1 is the constant true (a unit clause), -1 false. A gate's clauses reach the solver only when
+a query needs a literal in its cone (automatic slicing, §2.3.1).
+"""
+from __future__ import annotations
+
+TRUE, FALSE = 1, -1
+
+
+class Circuit:
+    def __init__(self):
+        self.nvars = 1
+        self._gates: dict[tuple, int] = {}
+        self.defs: dict[int, tuple] = {}      # var -> (kind, inputs...)
+        self._emitted: set[int] = {1}
+        self.pending: list[list[int]] = [[TRUE]]
+        self.budget_vars: int | None = None   # formula-size budget (NOTE [budgets])
+
+    def new_var(self) -> int:
+        self.nvars += 1
+        if self.budget_vars is not None and self.nvars > self.budget_vars:
+            raise BudgetExceeded("formula size")
+        return self.nvars
+
+    def fresh(self, n: int) -> tuple[int, ...]:
+        return tuple(self.new_var() for _ in range(n))
+
+    def _gate(self, key: tuple) -> int:
+        lit = self._gates.get(key)
+        if lit is None:
+            lit = self.new_var()
+            self._gates[key] = lit
+            self.defs[lit] = key
+        return lit
+
+    def AND(self, a: int, b: int) -> int:
+        if a == FALSE or b == FALSE or a == -b:
+            return FALSE
+        if a == TRUE or a == b:
+            return b
+        if b == TRUE:
+            return a
+        return self._gate(("&", a, b) if a < b else ("&", b, a))
+
+    def OR(self, a: int, b: int) -> int:
+        return -self.AND(-a, -b)
+
+    def XOR(self, a: int, b: int) -> int:
+        if a == FALSE:
+            return b
+        if b == FALSE:
+            return a
+        if a == TRUE:
+            return -b
+        if b == TRUE:
+            return -a
+        if a == b:
+            return FALSE
+        if a == -b:
+            return TRUE
+        neg = (a < 0) != (b < 0)
+        a, b = abs(a), abs(b)
+        lit = self._gate(("^", a, b) if a < b else ("^", b, a))
+        return -lit if neg else lit
+
+    def ITE(self, c: int, t: int, e: int) -> int:
+        if c == TRUE or t == e:
+            return t
+        if c == FALSE:
+            return e
+        if c < 0:
+            c, t, e = -c, e, t
+        if t == -e:
+            return -self.XOR(c, t)
+        if t == TRUE or t == c:
+            return self.OR(c, e)
+        if t == FALSE or t == -c:
+            return self.AND(-c, e)
+        if e == FALSE or e == c:
+            return self.AND(c, t)
+        if e == TRUE or e == -c:
+            return self.OR(-c, t)
+        return self._gate(("?", c, t, e))
+
+    def AND_all(self, lits) -> int:
+        out = TRUE
+        for lit in lits:
+            out = self.AND(out, lit)
+            if out == FALSE:
+                return FALSE
+        return out
+
+    def OR_all(self, lits) -> int:
+        out = FALSE
+        for lit in lits:
+            out = self.OR(out, lit)
+            if out == TRUE:
+                return TRUE
+        return out
+
+    def cone_clauses(self, lits) -> list[list[int]]:
+        """Tseitin clauses for every gate under `lits` not yet emitted (explicit stack)."""
+        out = self.pending
+        self.pending = []
+        stack = [abs(x) for x in lits]
+        emitted, defs = self._emitted, self.defs
+        while stack:
+            v = stack.pop()
+            if v in emitted:
+                continue
+            emitted.add(v)
+            d = defs.get(v)
+            if d is None:
+                continue
+            kind = d[0]
+            if kind == "&":
+                a, b = d[1], d[2]
+                out += ([-v, a], [-v, b], [v, -a, -b])
+                stack += (abs(a), abs(b))
+            elif kind == "^":
+                a, b = d[1], d[2]
+                out += ([-v, a, b], [-v, -a, -b], [v, -a, b], [v, a, -b])
+                stack += (a, b)
+            else:
+                c, t, e = d[1], d[2], d[3]
+                out += ([-v, -c, t], [-v, c, e], [v, -c, -t], [v, c, -e], [-v, t, e], [v, -t, -e])
+                stack += (c, abs(t), abs(e))
+        return out
+
+    def require(self, clause: list[int]) -> None:
+        """A constraint that always holds (e.g. an address is not zero)."""
+        self.pending.append(list(clause))
+        self.pending = self.cone_clauses(clause)  # keeps what was pending, adds the cone
+
+
+class BudgetExceeded(Exception):
+    """A function went over its formula-size or SAT-conflict budget (NOTE [budgets])."""

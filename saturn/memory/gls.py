@@ -1,0 +1,80 @@
+"""Guarded location sets (§2.2.4.1): ((g0, null), (g1, l1), ...) with each location once."""
+from __future__ import annotations
+
+from ..logic.circuit import Circuit, FALSE, TRUE
+
+
+class GLS:
+    """`entries`: tuple of (location or None for null, guard Lit), ordered by location uid."""
+    __slots__ = ("entries",)
+
+    def __init__(self, entries):
+        self.entries = tuple(entries)
+
+    def __repr__(self):
+        return "GLS(" + ", ".join(f"{l.path if l else 'null'}:{g}" for l, g in self.entries) + ")"
+
+    def __eq__(self, other):
+        return isinstance(other, GLS) and self.entries == other.entries
+
+    def __hash__(self):
+        return hash(self.entries)
+
+    def guard_of(self, loc) -> int:
+        for l, g in self.entries:
+            if l is loc:
+                return g
+        return FALSE
+
+    def null_guard(self) -> int:
+        return self.guard_of(None)
+
+    def locations(self):
+        return [(l, g) for l, g in self.entries if l is not None]
+
+
+def single(loc) -> GLS:
+    return GLS(((loc, TRUE),))
+
+
+NULL = GLS(((None, TRUE),))
+
+
+def _key(loc):
+    return -1 if loc is None else loc.uid
+
+
+def make(c: Circuit, pairs) -> GLS:
+    """Build from (loc, guard) pairs, OR-ing duplicates and dropping false guards."""
+    merged: dict = {}
+    order = {}
+    for loc, g in pairs:
+        k = _key(loc)
+        order[k] = loc
+        merged[k] = c.OR(merged.get(k, FALSE), g)
+    return GLS((order[k], g) for k, g in sorted(merged.items()) if g != FALSE)
+
+
+def ite(c: Circuit, cond: int, a: GLS, b: GLS) -> GLS:
+    if cond == TRUE or a is b or a == b:
+        return a
+    if cond == FALSE:
+        return b
+    locs = {_key(l): l for l, _ in a.entries + b.entries}
+    return GLS((locs[k], g) for k in sorted(locs)
+               if (g := c.ITE(cond, a.guard_of(locs[k]), b.guard_of(locs[k]))) != FALSE)
+
+
+def non_null(c: Circuit, p: GLS) -> int:
+    return c.OR_all(g for l, g in p.entries if l is not None)
+
+
+def equal(c: Circuit, a: GLS, b: GLS) -> int:
+    """p == q: both name the same location (or the same address), or both are null."""
+    out = FALSE
+    for la, ga in a.entries:
+        for lb, gb in b.entries:
+            same = (la is lb) or (la is not None and lb is not None and la.addr is lb.addr)
+            if same:
+                out = c.OR(out, c.AND(ga, gb))
+    return out

@@ -1,0 +1,117 @@
+"""Locations: objects of a known type, addresses shared by objects that start at the same memory."""
+from __future__ import annotations
+
+import itertools
+
+from ..ir import types as T
+
+_uids = itertools.count(1)
+
+
+class Address:
+    """AddrOf(o) (§2.2.4.2); `bits` (the integer value of a pointer to it) is made on demand."""
+    __slots__ = ("uid", "views", "bits", "root")
+
+    def __init__(self, root: "Obj | None" = None):
+        self.uid = next(_uids)
+        self.views: dict[str, Obj] = {}
+        self.bits = None
+        self.root = root
+
+
+class Obj:
+    """A memory object. `path` names it for summaries (`*param0`, `(*param0).lock`, `global_g`);
+    `display` names it for people (`*p`, `p->lock`); `origin` is env, local, heap, global, string,
+    function or derived (pointer arithmetic)."""
+    __slots__ = ("uid", "type", "addr", "parent", "step", "path", "display", "origin", "root",
+                 "children", "sym", "site", "__weakref__")
+
+    def __init__(self, ctype, addr, parent, step, path, display, origin, sym=None):
+        self.uid = next(_uids)
+        self.type = ctype
+        self.addr = addr if addr is not None else Address()
+        if self.addr.root is None:
+            self.addr.root = self
+        self.parent = parent
+        self.step = step                    # field name or element index under `parent`
+        self.path, self.display, self.origin = path, display, origin
+        self.root = parent.root if parent is not None else self
+        self.children: dict = {}
+        self.sym = sym
+        self.site = None                    # allocation site (checkers)
+        if ctype is not None:
+            self.addr.views.setdefault(ctype.key(), self)
+
+    def __repr__(self):
+        return f"Obj({self.path}#{self.uid})"
+
+    def __lt__(self, other):
+        return self.uid < other.uid
+
+
+def field_path(base: str, name: str) -> str:
+    if base.startswith("*"):
+        return f"({base}).{name}"
+    return f"{base}.{name}"
+
+
+def display_field(base: str, name: str) -> str:
+    if base.startswith("*") and not base.startswith("*("):
+        return f"{base[1:]}->{name}"
+    return f"{base}.{name}"
+
+
+def child(obj: Obj, step, ctype) -> Obj:
+    """The sub-object for a field name or a constant element index (memoised: one object)."""
+    got = obj.children.get(step)
+    if got is not None:
+        return got
+    if isinstance(step, str):
+        st = obj.type if isinstance(obj.type, T.StructT) else None
+        offset = st.offsets.get(step, -1) if st is not None else -1
+        path, disp = field_path(obj.path, step), display_field(obj.display, step)
+    else:
+        offset = step * max(1, ctype.size) if ctype is not None else -1
+        path, disp = f"{obj.path}[{step}]", f"{obj.display}[{step}]"
+    addr = obj.addr if offset == 0 else None
+    got = Obj(ctype, addr, obj, step, path, disp, obj.origin)
+    obj.children[step] = got
+    return got
+
+
+def first_member_chain(obj: Obj, key: str) -> Obj | None:
+    """The object of type `key` that starts where `obj` starts (first fields, element 0)."""
+    cur = obj
+    for _ in range(8):
+        t = cur.type
+        if isinstance(t, T.StructT) and t.fields:
+            name, ft = t.fields[0]
+            cur = child(cur, name, ft)
+        elif isinstance(t, T.ArrT):
+            cur = child(cur, 0, t.elem)
+        else:
+            return None
+        if cur.type is not None and cur.type.key() == key:
+            return cur
+    return None
+
+
+def view(obj: Obj, ctype) -> Obj:
+    """The object of type `ctype` at obj's address: obj itself, a first member, or a new view."""
+    if ctype is None or isinstance(ctype, T.VoidT):
+        return obj
+    if obj.type is not None and obj.type.key() == ctype.key():
+        return obj
+    key = ctype.key()
+    got = obj.addr.views.get(key)
+    if got is not None:
+        return got
+    root = obj.addr.root or obj
+    got = first_member_chain(root, key)
+    if got is None:
+        path = obj.path if isinstance(obj.type, T.VoidT) or obj.type is None else obj.path
+        got = Obj(ctype, obj.addr, None, None, path, obj.display, obj.origin)
+        got.root = obj.root
+        got.site = obj.site
+    obj.addr.views[key] = got
+    return got

@@ -1,0 +1,43 @@
+"""A report: one bug at one place, with the path that leads to it."""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+
+@dataclass
+class TraceNote:
+    file: str
+    line: int
+    note: str
+
+
+@dataclass
+class Report:
+    checker: str
+    kind: str
+    function: str          # the function the report is issued in, as named in the source
+    function_key: str
+    file: str
+    line: int
+    column: int
+    message: str
+    trace: list[TraceNote] = field(default_factory=list)
+    statement: str = ""    # normalised text of the statement involved (for fingerprints)
+    fingerprint: str = ""
+
+    def sort_key(self):
+        return (self.file, self.line, self.column, self.kind, self.message, self.function_key)
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        d.pop("statement")
+        d.pop("function_key")
+        return d
+
+    @staticmethod
+    def from_json(d: dict) -> "Report":
+        d = dict(d)
+        trace = [TraceNote(**t) for t in d.pop("trace", [])]
+        d.setdefault("function_key", d.get("function", ""))
+        return Report(trace=trace, **{k: v for k, v in d.items()
+                                      if k in Report.__dataclass_fields__ and k != "trace"})

@@ -1,0 +1,9 @@
+"""JSON output (DESIGN.md "Output")."""
+from __future__ import annotations
+
+import json
+
+
+def format_all(reports, stats) -> str:
+    doc = {"version": 1, "reports": [r.to_json() for r in reports], "stats": stats}
+    return json.dumps(doc, indent=2, sort_keys=False) + "\n"

@@ -1,0 +1,43 @@
+"""Calls: a checker's spec or a callee's summary decides; otherwise the documented default —
+the result is unknown and the call may change what it can reach (pointer arguments' targets and
+globals), but never a file-scope static it cannot see (DESIGN.md "From C to the IR")."""
+from __future__ import annotations
+
+from ..ir import nodes as N
+from ..ir import types as T
+from ..memory.gls import GLS
+
+
+def default_call(ev, call: N.Call, args: list, st) -> None:
+    label = f"*{(call.callee or 'call').rsplit(':', 1)[-1]}()"
+    if call.lv is not None:
+        ev.store(call.lv, ev.fresh_value(call.lv.type, label), st)
+    roots = set()
+    for v in args:
+        if isinstance(v, GLS):
+            roots.update(loc.root for loc in (l for l, _ in v.entries if l is not None))
+    callee_file = ev.program_function_file(call.callee)
+    for obj in list(st.store):
+        root = obj.root
+        if root in roots or _visible_global(ev, root, callee_file):
+            st.store[obj] = ev.fresh_value(obj.type, obj.display)
+
+
+def _visible_global(ev, root, callee_file) -> bool:
+    sym = root.sym
+    if sym is None or sym.kind != "global":
+        return False
+    g = ev.env.program.globals.get(sym.key)
+    if g is None or g.keeps_initializer:
+        return False
+    if g.static and not g.address_taken:
+        return callee_file == g.file  # only its own translation unit can write it
+    return True
+
+
+def arg_values(ev, call: N.Call, st) -> list:
+    return [ev.value(a, st) for a in call.args]
+
+
+def is_pointer(t) -> bool:
+    return isinstance(t, T.PtrT)

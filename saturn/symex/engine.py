@@ -1,0 +1,158 @@
+"""Running one function: the unrolled CFG in topological order, states merged at joins, branches
+turned into BDD guards, checkers' hooks at calls and at the exit (§2.2–2.4)."""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from ..ir import nodes as N
+from ..ir.loops import HAVOC, unroll
+from ..logic.bdd import Guards
+from ..logic.circuit import Circuit
+from ..logic.solver import Session
+from .context import FunctionContext
+from .environment import Environment
+from .evaluator import Evaluator
+from .merge import merge
+from .state import State
+
+
+@dataclass
+class Options:
+    unroll: int = 2
+    conflict_budget: int | None = 200_000
+    var_budget: int | None = 3_000_000
+
+
+@dataclass
+class FunctionResult:
+    key: str
+    reports: list = field(default_factory=list)
+    summaries: dict = field(default_factory=dict)
+    notes: list = field(default_factory=list)
+    status: str = "ok"
+    havoc_loops: int = 0
+
+
+def analyze_function(program, fn: N.Function, checkers, options: Options, summaries=None):
+    """Analyse `fn`; a second pass havocs loops whose exit k iterations could not reach."""
+    unrolled = unroll(fn, options.unroll)
+    havoc: set[int] = set()
+    for _ in range(2):
+        ctx, stuck = _run(program, fn, unrolled, checkers, options, summaries or {}, havoc)
+        if not stuck or stuck <= havoc:
+            break
+        ctx.dispose()
+        havoc = stuck
+    result = FunctionResult(fn.key, ctx.reports, dict(ctx.data.get("<summaries>", {})),
+                            sorted(set(fn.notes) | ctx.ev.notes), "ok", len(havoc))
+    ctx.dispose()
+    return result
+
+
+def _new_context(program, fn, checkers, options, summaries):
+    circuit = Circuit()
+    circuit.budget_vars = options.var_budget
+    guards = Guards(circuit)
+    env = Environment(circuit, program, fn)
+    ev = Evaluator(circuit, guards, env, program)
+    env.init_runner = lambda g, obj: _run_initializer(ev, g, obj)
+    session = Session(circuit, options.conflict_budget)
+    ctx = FunctionContext(program, fn, ev, session, options)
+    ctx.summaries = summaries
+    for ch in checkers:
+        ch.begin(ctx)
+    return ctx
+
+
+def _run_initializer(ev, g, obj) -> None:
+    """A static that keeps its initializer: run the initializer into the environment's overlay."""
+    st = State(ev.guards.true)
+    for stmt in g.inits:
+        ev.execute(stmt, st)
+    ev.env.overlay.update(st.store)
+
+
+def _run(program, fn, unrolled, checkers, options, summaries, havoc):
+    ctx = _new_context(program, fn, checkers, options, summaries)
+    ev, guards = ctx.ev, ctx.guards
+    insts = unrolled.order
+    succs = defaultdict(list)
+    for inst in insts:
+        for pred, label in inst.preds:
+            succs[pred].append((inst.id, label))
+    pending: dict[int, list[State]] = defaultdict(list)
+    pending[insts[0].id].append(State(guards.true)) if insts else None
+    entries: dict[tuple, State] = {}
+    exited, entered = set(), set()
+    exit_states = []
+    for inst in insts:
+        st = merge(ev, pending.pop(inst.id, []))
+        if st is None:
+            continue
+        ctx_last = inst.ctx[-1] if inst.ctx else None
+        if ctx_last is not None and ctx_last == (inst.block.id, 0):
+            entries[(inst.block.id, inst.ctx[:-1])] = st.copy()
+            entered.add(inst.block.id)
+        if inst.havoc_header >= 0:
+            if inst.havoc_header not in havoc:
+                continue
+            _havoc(ev, st, entries.get((inst.havoc_header, inst.ctx[:-1])))
+        outs = _execute_block(ctx, inst, st)
+        if inst.id in unrolled.exit_ids:
+            exit_states.append(st)
+        for (succ_id, label) in succs[inst.id]:
+            out = outs.get(label)
+            if out is None or out.guard == guards.false:
+                continue
+            for h, i in inst.ctx:
+                if i != HAVOC and all(h2 != h for h2, _ in insts[succ_id].ctx):
+                    exited.add(h)
+            pending[succ_id].append(out)
+    final = merge(ev, exit_states)
+    for ch in checkers:
+        ch.finish(ctx, final)
+    stuck = {h for h in entered if h not in exited and _has_exit(fn, unrolled.loops[h])}
+    return ctx, stuck
+
+
+def _has_exit(fn, body) -> bool:
+    """A loop with no edge leaving it (`for (;;)` without break) gains nothing from havoc."""
+    for bid in body:
+        term = fn.blocks[bid].term
+        targets = [term.target] if isinstance(term, N.Goto) else \
+            [term.true, term.false] if isinstance(term, N.Branch) else []
+        if any(t not in body for t in targets):
+            return True
+    return False
+
+
+def _havoc(ev, st: State, entry: State | None) -> None:
+    """The second pass of §2.6.6: what the loop changed becomes unknown; attributes keep their
+    loop-entry values."""
+    if entry is None:
+        return
+    for obj, value in list(st.store.items()):
+        if entry.store.get(obj) is not value:
+            st.store[obj] = ev.fresh_value(obj.type, obj.display)
+    st.attrs = dict(entry.attrs)
+
+
+def _execute_block(ctx, inst, st: State) -> dict:
+    ev, guards = ctx.ev, ctx.guards
+    for stmt in inst.block.stmts:
+        ev.execute(stmt, st)
+        if st.guard == guards.false:
+            return {}
+    term = inst.block.term
+    if isinstance(term, N.Goto):
+        return {None: st}
+    if isinstance(term, N.Branch):
+        ev.where = term.coord
+        lit = ev.truth(ev.value(term.cond, st))
+        ctx.branches.append((lit, st.guard, term, inst.id))
+        cond = guards.of_lit(lit)
+        t_state = st.copy(st.guard & cond)
+        st.guard = st.guard & ~cond
+        return {True: t_state, False: st}
+    return {}

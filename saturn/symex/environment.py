@@ -1,0 +1,121 @@
+"""The lazily built initial environment (§2.3.2, DefVal): inputs appear when first read."""
+from __future__ import annotations
+
+from ..bitvec.vec import BitVec, const, fresh
+from ..ir import nodes as N
+from ..ir import types as T
+from ..logic.circuit import Circuit, FALSE, TRUE
+from ..memory import gls
+from ..memory.locations import Obj, child, view
+
+
+def width_of(t) -> tuple[int, bool]:
+    if isinstance(t, T.IntT):
+        return t.bits, t.signed
+    if isinstance(t, T.FloatT):
+        return t.bits if t.bits != 80 else 128, True
+    return 64, False
+
+
+class Environment:
+    """Objects of the function, their initial values, and the inputs read (for witnesses)."""
+
+    def __init__(self, circuit: Circuit, program, fn: N.Function):
+        self.c, self.program, self.fn = circuit, program, fn
+        self.vars: dict[int, Obj] = {}
+        self.initial_values: dict[Obj, object] = {}
+        self.inputs: list[tuple[Obj, object]] = []   # (object, initial value) of read inputs
+        self.derived: dict = {}
+        self.overlay: dict[Obj, object] = {}
+        self.inited: set[str] = set()
+        self.init_runner = None                       # set by the engine: runs initializers
+        self.by_bits: dict[tuple, Obj] = {}
+
+    # -- objects ------------------------------------------------------------------------------
+    def var_obj(self, sym: N.Symbol) -> Obj:
+        obj = self.vars.get(sym.uid)
+        if obj is not None:
+            return obj
+        if sym.kind == "param":
+            obj = Obj(sym.type, None, None, None, f"param{sym.index}", sym.name, "env", sym)
+        elif sym.kind == "global":
+            g = self.program.globals.get(sym.key)
+            origin = "static" if g is not None and g.keeps_initializer else "env"
+            obj = Obj(sym.type, None, None, None, sym.key, sym.name, origin, sym)
+        elif sym.kind == "rv":
+            obj = Obj(sym.type, None, None, None, "return", "return value", "local", sym)
+        else:
+            obj = Obj(sym.type, None, None, None, sym.name, sym.name, "local", sym)
+        self.vars[sym.uid] = obj
+        if obj.origin == "static" and sym.key not in self.inited:
+            self.inited.add(sym.key)
+            self.init_runner(self.program.globals[sym.key], obj)
+        return obj
+
+    def fresh_object(self, ctype, path: str, display: str, origin: str) -> Obj:
+        return Obj(ctype if ctype is not None else T.VOID, None, None, None, path, display, origin)
+
+    # -- values -------------------------------------------------------------------------------
+    def initial(self, obj: Obj):
+        """The value an object holds before the function writes it (memoised: one per object)."""
+        got = self.initial_values.get(obj)
+        if got is not None:
+            return got
+        root = obj.root
+        if root.origin == "static":
+            value = self.overlay.get(obj) or self.zero(obj.type)
+        else:
+            value = self.default(obj.type, obj)
+            if root.origin == "env":
+                self.inputs.append((obj, value))
+        self.initial_values[obj] = value
+        return value
+
+    def zero(self, t):
+        if isinstance(t, T.PtrT):
+            return gls.NULL
+        w, s = width_of(t)
+        return const(0, w, s)
+
+    def default(self, t, obj: Obj | None = None, label: str | None = None):
+        """DefVal: fresh bits for numbers; {(g, null), (¬g, fresh object)} for pointers."""
+        if isinstance(t, T.PtrT):
+            path = f"*{obj.path}" if obj is not None else (label or "*unknown")
+            disp = f"*{obj.display}" if obj is not None else (label or "*unknown")
+            origin = "env" if obj is not None and obj.root.origin == "env" else "fresh"
+            target = t.target if not isinstance(t.target, T.FuncT) else T.VOID
+            new = self.fresh_object(target, path, disp, origin)
+            g = self.c.new_var()
+            return gls.GLS(((None, g), (new, -g)))
+        w, s = width_of(t)
+        return fresh(self.c, w, s)
+
+    def address_bits(self, obj: Obj) -> BitVec:
+        """A pointer's integer value: fresh non-zero bits per address (null is 0)."""
+        addr = obj.addr
+        if addr.bits is None:
+            addr.bits = fresh(self.c, 64, False)
+            self.c.require(list(addr.bits.bits))
+            self.by_bits[addr.bits.bits] = obj
+        return addr.bits
+
+    def derived_object(self, base: Obj, key=None, ctype=None) -> Obj:
+        """Pointer arithmetic we do not model (§2.2.4.4) lands on a fresh object: one per base
+        location and type, whatever the offset, and arithmetic on it stays on it — so loops that
+        walk a pointer do not grow the location sets."""
+        if base.origin == "derived" and (ctype is None or base.type is ctype):
+            return base
+        k = (base.uid, ctype.key() if ctype is not None else None)
+        got = self.derived.get(k)
+        if got is None:
+            got = Obj(ctype if ctype is not None else base.type, None, None, None,
+                      f"{base.path}+?", f"{base.display}+?", "derived")
+            got.root = base.root
+            self.derived[k] = got
+        return got
+
+    def element(self, obj: Obj, index: int):
+        return child(obj, index, obj.type.elem if isinstance(obj.type, T.ArrT) else obj.type)
+
+    def view(self, obj: Obj, t):
+        return view(obj, t)

@@ -1,0 +1,86 @@
+"""The evaluator of one function: expressions, lvalues, statements, and checker attributes."""
+from __future__ import annotations
+
+from ..ir import nodes as N
+from ..ir import types as T
+from ..logic.circuit import TRUE
+from ..memory.locations import Obj
+from .calls import arg_values, default_call
+from .expr import ExprEval
+from .lvalues import LvalueEval
+
+
+class Evaluator(ExprEval, LvalueEval):
+    def __init__(self, circuit, guards, env, program):
+        self.c, self.guards, self.env, self.program = circuit, guards, env, program
+        self.notes: set[str] = set()
+        self.where: N.Coord | None = None
+        self._functions: dict[str, Obj] = {}
+        self._strings: dict[int, Obj] = {}
+        self.int_objects: dict[tuple, Obj] = {}   # integer bits cast to a pointer -> its object
+        self.call_hooks = []          # callables (ev, call, args, state) -> bool (handled)
+        self.attr_defaults = {}       # attribute name -> callable(obj_key) giving its entry value
+
+    def note(self, text: str) -> None:
+        where = f"{self.where}: " if self.where is not None else ""
+        self.notes.add(f"{where}{text}")
+
+    def function_object(self, key: str, t) -> Obj:
+        obj = self._functions.get(key)
+        if obj is None:
+            obj = self.env.fresh_object(t.target if isinstance(t, T.PtrT) else t, key, key,
+                                        "function")
+            self._functions[key] = obj
+        return obj
+
+    def string_object(self, e: N.StrLit) -> Obj:
+        obj = self._strings.get(id(e))
+        if obj is None:
+            obj = self.env.fresh_object(T.ArrT(T.CHAR, None), f'"{e.text[:20]}"', e.text[:20],
+                                        "string")
+            self._strings[id(e)] = obj
+        return obj
+
+    def program_function_file(self, key):
+        fn = self.program.functions.get(key) if key else None
+        return fn.file if fn is not None else None
+
+    # -- attributes (§2.2.5): values that hang on an address ------------------------------------
+    def attr_default(self, key):
+        addr_uid, name = key
+        return self.attr_defaults[name](key)
+
+    def get_attr(self, st, obj: Obj, name: str):
+        key = (obj.addr.uid, name)
+        v = st.attrs.get(key)
+        return v if v is not None else self.attr_default(key)
+
+    def set_attr(self, st, obj: Obj, name: str, value, guard: int = TRUE) -> None:
+        key = (obj.addr.uid, name)
+        if guard != TRUE:
+            value = self.ite(guard, value, self.get_attr(st, obj, name))
+        st.attrs[key] = value
+
+    # -- statements -----------------------------------------------------------------------------
+    def execute(self, stmt, st) -> None:
+        self.where = stmt.coord
+        _STMT[type(stmt)](self, stmt, st)
+
+
+def _assign(ev, stmt, st):
+    ev.assign(stmt.lv, stmt.value, st)
+
+
+def _call(ev, stmt, st):
+    args = arg_values(ev, stmt, st)
+    for hook in ev.call_hooks:
+        if hook(ev, stmt, args, st):
+            return
+    default_call(ev, stmt, args, st)
+
+
+def _note(ev, stmt, st):
+    ev.note(stmt.text)
+
+
+_STMT = {N.Assign: _assign, N.Call: _call, N.Note: _note}

@@ -1,0 +1,203 @@
+"""Evaluating IR expressions to values: BitVec for numbers, GLS for pointers (§2.2)."""
+from __future__ import annotations
+
+from ..bitvec import ops
+from ..bitvec.cast import resize, to_bool
+from ..bitvec.compare import eq as bv_eq
+from ..bitvec.vec import BitVec, const, fresh, ite as bv_ite, nonzero
+from ..ir import nodes as N
+from ..ir import types as T
+from ..logic.circuit import FALSE, TRUE
+from ..memory import gls
+from ..memory.gls import GLS
+from .environment import width_of
+
+# Array elements are tracked one by one up to this index; beyond, pointer arithmetic lands on one
+# derived object per array (NOTE in Environment.derived_object).
+MAX_TRACKED_INDEX = 64
+
+
+class ExprEval:
+    """Mixed into the evaluator; needs `c` (Circuit), `env`, `notes` and `locs()`/`load()`."""
+
+    def value(self, e: N.Expr, st):
+        return _EXPR[type(e)](self, e, st)
+
+    def truth(self, v) -> int:
+        if isinstance(v, GLS):
+            return gls.non_null(self.c, v)
+        return nonzero(self.c, v)
+
+    def ite(self, cond: int, a, b):
+        if isinstance(a, GLS) or isinstance(b, GLS):
+            return gls.ite(self.c, cond, self.as_gls(a), self.as_gls(b))
+        if a.width != b.width:
+            b = resize(self.c, b, a.width, a.signed)
+        return bv_ite(self.c, cond, a, b)
+
+    def as_gls(self, v) -> GLS:
+        if isinstance(v, GLS):
+            return v
+        return self.int_to_ptr(v)
+
+    def as_int(self, v, t) -> BitVec:
+        w, s = width_of(t)
+        if isinstance(v, GLS):
+            v = self.ptr_to_int(v)
+        return resize(self.c, v, w, s) if v.width != w or v.signed != s else v
+
+    def ptr_to_int(self, p: GLS) -> BitVec:
+        out = const(0, 64, False)
+        for loc, g in p.entries:
+            if loc is not None:
+                out = bv_ite(self.c, g, self.env.address_bits(loc), out)
+        return out
+
+    def int_to_ptr(self, v: BitVec) -> GLS:
+        k = v.constant()
+        if k == 0:
+            return gls.NULL
+        v64 = resize(self.c, v, 64, False)
+        known = self.env.by_bits.get(v64.bits)
+        if known is not None:  # an integer that came from a pointer goes back to its location
+            return gls.single(known)
+        new = self.int_objects.get(v64.bits)
+        if new is None:
+            new = self.env.fresh_object(T.VOID, "*int", "*(pointer from int)", "fresh")
+            self.int_objects[v64.bits] = new
+        is_null = -nonzero(self.c, v64)
+        return gls.make(self.c, [(None, is_null), (new, -is_null)])
+
+    def fresh_value(self, t, label="unknown"):
+        if isinstance(t, T.PtrT):
+            return self.env.default(t, None, label)
+        w, s = width_of(t)
+        return fresh(self.c, w, s)
+
+
+def _const(self, e, st):
+    if isinstance(e.type, T.PtrT):
+        return gls.NULL if e.value == 0 else self.int_to_ptr(const(e.value, 64, False))
+    w, s = width_of(e.type)
+    return const(e.value, w, s)
+
+
+def _unknown(self, e, st):
+    if e.reason:
+        self.note(e.reason)
+    if isinstance(e.type, T.VoidT):
+        return const(0, 32, True)
+    return self.fresh_value(e.type)
+
+
+def _read(self, e, st):
+    return self.load(e.lv, st)
+
+
+def _addr_of(self, e, st):
+    return gls.make(self.c, self.locs(e.lv, st))
+
+
+def _unary(self, e, st):
+    a = self.value(e.a, st)
+    if e.op == "lnot":
+        return ops.bool_vec(-self.truth(a))
+    a = self.as_int(a, e.type)
+    return ops.UNARY[e.op](self.c, a)
+
+
+def _binary(self, e, st):
+    if e.op in ("land", "lor"):
+        a, b = self.truth(self.value(e.a, st)), self.truth(self.value(e.b, st))
+        return ops.bool_vec(self.c.AND(a, b) if e.op == "land" else self.c.OR(a, b))
+    a, b = self.value(e.a, st), self.value(e.b, st)
+    if isinstance(a, GLS) or isinstance(b, GLS):
+        return _pointer_compare(self, e.op, self.as_gls(a), self.as_gls(b))
+    if e.op in ops.COMPARE:
+        t = e.a.type
+        return ops.COMPARE[e.op](self.c, self.as_int(a, t), self.as_int(b, t))
+    if isinstance(e.type, T.FloatT):
+        return self.fresh_value(e.type)
+    if e.op in ("shl", "shr"):
+        return ops.ARITH[e.op](self.c, self.as_int(a, e.type), self.as_int(b, e.b.type))
+    return ops.ARITH[e.op](self.c, self.as_int(a, e.type), self.as_int(b, e.type))
+
+
+def _pointer_compare(self, op, a: GLS, b: GLS):
+    if op in ("eq", "ne"):
+        same = gls.equal(self.c, a, b)
+        return ops.bool_vec(same if op == "eq" else -same)
+    if op in ops.COMPARE:  # relational comparison of pointers: unknown, but not of null with itself
+        return ops.bool_vec(self.c.new_var())
+    return self.fresh_value(T.LONG)
+
+
+def _cast(self, e, st):
+    v = self.value(e.a, st)
+    t, src = e.type, e.a.type
+    if isinstance(t, T.PtrT):
+        return v if isinstance(v, GLS) else self.int_to_ptr(v)
+    if isinstance(t, T.FloatT) or isinstance(src, T.FloatT):
+        return self.fresh_value(t)
+    if isinstance(t, T.IntT):
+        if t.is_bool:
+            return to_bool(self.c, self.as_int(v, src) if not isinstance(v, GLS) else
+                           ops.bool_vec(self.truth(v)), 8)
+        if isinstance(v, GLS):
+            v = self.ptr_to_int(v)
+        return resize(self.c, v, t.bits, t.signed)
+    return v
+
+
+def _ptr_add(self, e, st):
+    p = self.as_gls(self.value(e.p, st))
+    off = self.as_int(self.value(e.offset, st), T.LONG)
+    k = off.constant()
+    if k == 0:
+        return p
+    pairs = []
+    for loc, g in p.entries:
+        if loc is None:
+            pairs.append((None, g))
+            continue
+        target = None
+        parent = loc.parent
+        if k is not None and parent is not None and isinstance(loc.step, int) and \
+                isinstance(parent.type, T.ArrT) and 0 <= loc.step + k < MAX_TRACKED_INDEX:
+            target = self.env.element(parent, loc.step + k)
+        if target is None:
+            target = self.env.derived_object(loc)
+        pairs.append((target, g))
+    return gls.make(self.c, pairs)
+
+
+def _ptr_diff(self, e, st):
+    return self.fresh_value(T.LONG)
+
+
+def _select(self, e, st):
+    cond = self.truth(self.value(e.c, st))
+    if cond == TRUE:
+        return self.value(e.a, st)
+    if cond == FALSE:
+        return self.value(e.b, st)
+    return self.ite(cond, self.value(e.a, st), self.value(e.b, st))
+
+
+def _func_addr(self, e, st):
+    return gls.single(self.function_object(e.name, e.type))
+
+
+def _str_lit(self, e, st):
+    return gls.single(self.string_object(e))
+
+
+_EXPR = {
+    N.Const: _const, N.Unknown: _unknown, N.Read: _read, N.AddrOf: _addr_of, N.Unary: _unary,
+    N.Binary: _binary, N.Cast: _cast, N.PtrAdd: _ptr_add, N.PtrDiff: _ptr_diff,
+    N.Select: _select, N.FuncAddr: _func_addr, N.StrLit: _str_lit,
+}
+
+
+def equal_bits(c, a: BitVec, b: BitVec) -> int:
+    return bv_eq(c, a, b)

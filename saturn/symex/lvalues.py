@@ -1,0 +1,124 @@
+"""Lvalues: the guarded objects an lvalue names, loads, stores and struct assignment (§2.2.3-4)."""
+from __future__ import annotations
+
+from ..bitvec.compare import eq as bv_eq
+from ..bitvec.vec import const
+from ..ir import nodes as N
+from ..ir import types as T
+from ..logic.circuit import FALSE, TRUE
+from ..memory import gls
+from ..memory.gls import GLS
+from ..memory.locations import Obj, child
+
+# Struct assignment copies at most this many leaf objects (huge structs stay unknown beyond).
+COPY_LIMIT = 256
+
+
+class LvalueEval:
+    def locs(self, lv: N.Lvalue, st) -> list[tuple[Obj, int]]:
+        return _LOCS[type(lv)](self, lv, st)
+
+    def read_obj(self, obj: Obj, st):
+        v = st.store.get(obj)
+        return v if v is not None else self.env.initial(obj)
+
+    def load(self, lv: N.Lvalue, st):
+        entries = self.locs(lv, st)
+        if not entries:
+            return self.fresh_value(lv.type)
+        value = self.read_obj(entries[-1][0], st)
+        for obj, g in reversed(entries[:-1]):
+            value = self.ite(g, self.read_obj(obj, st), value)
+        return self.coerce(value, lv.type)
+
+    def coerce(self, value, t):
+        if isinstance(t, T.PtrT):
+            return self.as_gls(value)
+        if isinstance(t, (T.IntT, T.FloatT)):
+            return self.as_int(value, t)
+        return value
+
+    def store(self, lv: N.Lvalue, value, st) -> None:
+        for obj, g in self.locs(lv, st):
+            self.store_obj(obj, value, g, st)
+
+    def store_obj(self, obj: Obj, value, g: int, st) -> None:
+        value = self.coerce(value, obj.type)
+        if g == TRUE:
+            st.store[obj] = value
+        elif g != FALSE:
+            st.store[obj] = self.ite(g, value, self.read_obj(obj, st))
+
+    def assign(self, lv: N.Lvalue, e: N.Expr, st) -> None:
+        if isinstance(lv.type, (T.StructT, T.ArrT)):
+            if isinstance(e, N.Read):
+                self.copy_aggregate(lv, e.lv, st)
+            return
+        self.store(lv, self.value(e, st), st)
+
+    def copy_aggregate(self, dst: N.Lvalue, src: N.Lvalue, st) -> None:
+        """RecAssign: copy every scalar leaf (fields, materialised or small array elements)."""
+        dsts, srcs = self.locs(dst, st), self.locs(src, st)
+        if not dsts or not srcs:
+            return
+        budget = [COPY_LIMIT]
+        for d, gd in dsts:
+            for s, gs in srcs:
+                self._copy(d, s, self.c.AND(gd, gs), st, budget)
+
+    def _copy(self, d: Obj, s: Obj, g: int, st, budget) -> None:
+        t = d.type
+        if budget[0] <= 0 or g == FALSE:
+            return
+        if isinstance(t, T.StructT):
+            for name, ft in t.fields:
+                self._copy(child(d, name, ft), child(s, name, ft), g, st, budget)
+        elif isinstance(t, T.ArrT):
+            steps = sorted(k for k in set(d.children) | set(s.children) if isinstance(k, int))
+            for k in steps:
+                self._copy(child(d, k, t.elem), child(s, k, t.elem), g, st, budget)
+        else:
+            budget[0] -= 1
+            self.store_obj(d, self.read_obj(s, st), g, st)
+
+
+def _var(self, lv, st):
+    return [(self.env.var_obj(lv.sym), TRUE)]
+
+
+def _deref(self, lv, st):
+    p = self.as_gls(self.value(lv.ptr, st))
+    out = []
+    for loc, g in p.entries:
+        if loc is None:
+            continue  # a store or load through null: that path is not modelled (§2.2.4.3)
+        out.append((self.env.view(loc, lv.type), g))
+    return out
+
+
+def _field(self, lv, st):
+    out = []
+    for obj, g in self.locs(lv.base, st):
+        if not isinstance(obj.type, T.StructT):
+            obj = self.env.view(obj, lv.base.type)
+        out.append((child(obj, lv.name, lv.type), g))
+    return out
+
+
+def _index(self, lv, st):
+    idx = self.as_int(self.value(lv.index, st), T.LONG)
+    k = idx.constant()
+    out = []
+    for obj, g in self.locs(lv.base, st):
+        if k is not None:
+            out.append((child(obj, k, lv.type), g))
+            continue
+        # A symbolic index: each element seen so far under `index == k`, else a fresh element.
+        for step in sorted(s for s in obj.children if isinstance(s, int)):
+            hit = bv_eq(self.c, idx, const(step, 64, True))
+            out.append((obj.children[step], self.c.AND(g, hit)))
+        out.append((self.env.derived_object(obj, None, lv.type), g))
+    return out
+
+
+_LOCS = {N.VarLv: _var, N.DerefLv: _deref, N.FieldLv: _field, N.IndexLv: _index}

@@ -1,0 +1,44 @@
+"""Joining states at control-flow merges (Fig. 2.3, 2.6): guards join in the BDD; each value that
+differs becomes a multiplexer over the predecessors' guards."""
+from __future__ import annotations
+
+from .state import State
+
+
+def merge(ev, states: list[State]) -> State | None:
+    live = [s for s in states if s.guard != ev.guards.false]
+    if not live:
+        return None
+    if len(live) == 1:
+        return live[0]
+    guard = live[0].guard
+    for s in live[1:]:
+        guard = guard | s.guard
+    out = State(guard, {}, {})
+    lits = [ev.guards.to_lit(s.guard) for s in live]
+    for table in ("store", "attrs"):
+        tables = [getattr(s, table) for s in live]
+        keys = set().union(*tables)
+        target = getattr(out, table)
+        for key in keys:
+            vals = [t.get(key) for t in tables]
+            first = vals[0]
+            if first is not None and all(v is first for v in vals[1:]):
+                target[key] = first
+                continue
+            if table == "store":
+                vals = [v if v is not None else ev.read_obj(key, _EMPTY) for v in vals]
+            elif any(v is None for v in vals):
+                vals = [v if v is not None else ev.attr_default(key) for v in vals]
+            value = vals[-1]
+            for lit, v in zip(reversed(lits[:-1]), reversed(vals[:-1])):
+                value = ev.ite(lit, v, value)
+            target[key] = value
+    return out
+
+
+class _Empty:
+    store: dict = {}
+
+
+_EMPTY = _Empty()

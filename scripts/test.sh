@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The project's one test command (README "Set up"): makes .venv if needed, installs Saturn with its
+# test extra, and runs the whole test suite. .ci/run calls exactly this.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if ! command -v cc >/dev/null 2>&1 && ! command -v gcc >/dev/null 2>&1; then
+  # Saturn preprocesses with the system compiler and the real glibc headers.
+  apt-get update -qq && apt-get install -y -qq gcc libc6-dev >/dev/null
+fi
+if [ ! -x .venv/bin/python ]; then
+  python3 -m venv .venv
+fi
+.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
+exec .venv/bin/python -m pytest -q "$@"

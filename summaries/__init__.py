@@ -1,0 +1,1 @@
+"""The summary database and plain-words rendering (never imports saturn.symex)."""

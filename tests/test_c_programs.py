@@ -1,0 +1,38 @@
+"""Runs every program under tests/c/<area>/ with the checker named by its area."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from cprograms import c_programs, expectations, sources
+from saturn import registry
+from saturn.cfront.discover import from_paths
+from saturn.driver import run_check
+from saturn.symex.engine import Options
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+AREAS = {"assert": ["assert"]}
+
+CASES = [(area, prog) for area in sorted(AREAS)
+         for prog in c_programs(os.path.join(HERE, "c", area))]
+
+
+def _id(case):
+    return f"{case[0]}/{os.path.basename(case[1])}"
+
+
+@pytest.mark.parametrize("case", CASES, ids=[_id(c) for c in CASES])
+def test_program(case):
+    area, program = case
+    expected, summaries, xfail = expectations(program)
+    if xfail:
+        pytest.xfail(xfail)
+    logs = []
+    result = run_check(from_paths(sources(program), (), []), registry.load(AREAS[area]),
+                       Options(), root=HERE, log=logs.append)
+    assert result.stats["skipped_files"] == 0, logs
+    assert result.stats["incomplete"] == 0, [r.notes for r in result.results.values()]
+    got = {(os.path.basename(r.file), r.line, r.kind) for r in result.reports}
+    missing, extra = expected - got, got - expected
+    assert not missing and not extra, f"missing: {sorted(missing)}; unexpected: {sorted(extra)}"

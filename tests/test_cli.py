@@ -1,0 +1,87 @@
+"""The command line end to end, in a subprocess."""
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def saturn(*args, cwd=None):
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    return subprocess.run([sys.executable, "-m", "saturn", *args], capture_output=True, text=True,
+                          cwd=cwd or ROOT, env=env, timeout=300)
+
+
+def test_example_reports_and_exit_status():
+    proc = saturn("check", "--checkers", "assert", "examples/demo")
+    assert proc.returncode == 1, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("examples/demo/checks.c:12:") and "[assert.violation]" in lines[0]
+    assert any("note: id = 2147483647" in ln for ln in lines)
+    assert lines[-1].startswith("saturn: 1 report, 1 file, 0 skipped, 2 functions")
+
+
+def test_json_output_and_determinism():
+    first = saturn("check", "--checkers", "assert", "--format", "json", "tests/c/assert")
+    second = saturn("check", "--checkers", "assert", "--format", "json", "tests/c/assert")
+    a, b = json.loads(first.stdout), json.loads(second.stdout)
+    assert a["version"] == 1 and a["reports"]
+    r = a["reports"][0]
+    assert set(r) >= {"checker", "kind", "function", "file", "line", "column", "message",
+                      "fingerprint", "trace"}
+    assert a["reports"] == b["reports"]
+    assert {"files", "skipped_files", "functions", "incomplete", "reused", "seconds"} <= set(a["stats"])
+
+
+def test_no_reports_exit_zero(tmp_path):
+    (tmp_path / "ok.c").write_text("int f(int x) { return x; }\n")
+    proc = saturn("check", "--checkers", "assert", str(tmp_path))
+    assert proc.returncode == 0 and "0 reports" in proc.stdout
+
+
+def test_bad_file_is_skipped_and_run_goes_on(tmp_path):
+    (tmp_path / "bad.c").write_text("int f(void) { return 1 +; }\n")
+    (tmp_path / "good.c").write_text("void reach_error(void);\nvoid g(void) { reach_error(); }\n")
+    proc = saturn("check", "--checkers", "assert", str(tmp_path), cwd=str(tmp_path))
+    assert proc.returncode == 1
+    assert "bad.c:1:" in proc.stderr and "error:" in proc.stderr and "Traceback" not in proc.stderr
+    assert "1 skipped" in proc.stdout and "good.c:2:" in proc.stdout
+
+
+def test_all_files_skipped_exit_two(tmp_path):
+    (tmp_path / "bad.c").write_text("int f(void) { return 1 +; }\n")
+    proc = saturn("check", "--checkers", "assert", str(tmp_path))
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+
+
+def test_usage_errors_exit_two(tmp_path):
+    assert saturn("check", "--checkers", "nosuch", "examples/demo").returncode == 2
+    assert saturn("check").returncode == 2
+    assert saturn("check", "--unroll", "0", "examples/demo").returncode == 2
+    bad_db = tmp_path / "cc.json"
+    bad_db.write_text("{not json")
+    proc = saturn("check", "-p", str(bad_db))
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+
+
+def test_help_documents_every_flag():
+    out = saturn("check", "--help").stdout
+    for flag in ("--compile-commands", "-I", "-D", "-U", "--std", "--exclude", "--checkers",
+                 "--unroll", "--format", "--output", "--root"):
+        assert flag in out
+
+
+def test_preprocessor_flags_reach_the_compiler(tmp_path):
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "cfg.h").write_text("#define LIMIT 5\n")
+    (tmp_path / "d.c").write_text(
+        "#include \"cfg.h\"\nvoid reach_error(void);\n"
+        "void f(int x) {\n#ifdef FAIL\n if (x == LIMIT) reach_error();\n#endif\n}\n")
+    proc = saturn("check", "--checkers", "assert", "-I", str(tmp_path / "inc"), "-D", "FAIL",
+                  str(tmp_path / "d.c"))
+    assert proc.returncode == 1 and ":5:" in proc.stdout
+    proc = saturn("check", "--checkers", "assert", "-I", str(tmp_path / "inc"), "-D", "FAIL",
+                  "-U", "FAIL", str(tmp_path / "d.c"))
+    assert proc.returncode == 0

@@ -1,0 +1,110 @@
+"""The front end: GNU C constructs parse (one test each), errors are compiler-style, real headers."""
+import os
+import textwrap
+
+import pytest
+
+from saturn.cfront.discover import SourceFile, from_compile_commands, from_paths
+from saturn.cfront.parse import parse_text
+from saturn.cfront.preprocess import FrontEndError, preprocess
+from saturn.ir import types as T
+from saturn.ir.lower import lower_unit
+from saturn.ir.program import Program
+
+GNU_CONSTRUCTS = {
+    "attribute": "int f(void) __attribute__((noreturn)); int x __attribute__((aligned(8)));",
+    "asm_statement": "void f(void) { __asm__ volatile (\"nop\" ::: \"memory\"); asm(\"nop\"); }",
+    "asm_label": "int x asm(\"real_x\");",
+    "asm_goto": "int f(void) { asm goto (\"jmp %l0\" :::: out); return 0; out: return 1; }",
+    "extension_expr": "int f(void) { return __extension__ 1 + __extension__ ({ 2; }); }",
+    "typeof": "int f(int x) { typeof(x) y = x; __typeof__(y) z = y; return z; }",
+    "statement_expression": "int f(int x) { return ({ int t = x; t * 2; }); }",
+    "builtin_va_list": "int f(__builtin_va_list ap) { return __builtin_va_arg(ap, int); }",
+    "builtin_offsetof": "struct s { int a; long b; }; long f(void) { return __builtin_offsetof(struct s, b); }",
+    "types_compatible": "int f(void) { return __builtin_types_compatible_p(int, long); }",
+    "int128": "__int128 a; unsigned __int128 b;",
+    "float128": "_Float128 q; _Float64x r; _Float32x s;",
+    "restrict": "void f(int * __restrict p, int * restrict q);",
+    "inline": "static __inline int f(void) { return 1; } static inline int g(void) { return 2; }",
+    "case_range": "int f(int x) { switch (x) { case 1 ... 3: return 1; } return 0; }",
+    "range_designator": "int a[10] = { [0 ... 4] = 1, [5] = 2 };",
+    "elvis": "int f(int x) { return x ?: 7; }",
+    "label_decl": "int f(void) { __label__ out; goto out; out: return 0; }",
+    "thread": "__thread int tls; static __thread int tls2;",
+    "alignof": "int f(void) { return _Alignof(long) + __alignof__(int); }",
+    "auto_type": "int f(int x) { __auto_type y = x + 1; return y; }",
+    "zero_length_array": "struct z { int n; char data[0]; };",
+    "fallthrough": "int f(int x) { switch (x) { case 1: x++; __attribute__((fallthrough)); case 2: return x; } return 0; }",
+}
+
+
+def _compile(tmp_path, code, name="t.c"):
+    path = tmp_path / name
+    path.write_text(code + "\n")
+    text = preprocess(SourceFile(str(path), (), str(tmp_path)))
+    return parse_text(text, str(path))
+
+
+@pytest.mark.parametrize("name", sorted(GNU_CONSTRUCTS))
+def test_gnu_construct_parses_and_lowers(tmp_path, name):
+    tu = _compile(tmp_path, GNU_CONSTRUCTS[name])
+    program = Program()
+    lower_unit(program, tu.ast, tu.path)
+    assert tu.ast.ext
+
+
+def test_real_glibc_types(tmp_path):
+    tu = _compile(tmp_path, "#include <pthread.h>\n#include <stddef.h>\n"
+                            "size_t n; pthread_mutex_t m; long f(void) { return sizeof(m); }")
+    program = Program()
+    lower_unit(program, tu.ast, tu.path)
+    assert program.globals["n"].sym.type == T.ULONG           # 64-bit size_t
+    m = program.globals["m"].sym.type
+    assert isinstance(m, T.StructT) or m.size == 40           # the real union, 40 bytes on x86-64
+    assert m.size == 40
+
+
+def test_auto_type_takes_initializer_type(tmp_path):
+    tu = _compile(tmp_path, "long f(long *p) { __auto_type q = p; return *q; }")
+    program = Program()
+    lower_unit(program, tu.ast, tu.path)
+    fn = program.functions["f"]
+    locals_ = [s.lv.sym for b in fn.blocks.values() for s in b.stmts
+               if hasattr(s, "lv") and getattr(s.lv, "sym", None) and s.lv.sym.name == "q"]
+    assert locals_ and isinstance(locals_[0].type, T.PtrT)
+
+
+def test_parse_error_is_compiler_style(tmp_path):
+    with pytest.raises(FrontEndError) as exc:
+        _compile(tmp_path, "int f(void) { return 1 +; }", "bad.c")
+    msg = str(exc.value)
+    assert "bad.c:1:" in msg and ": error: " in msg
+
+
+def test_preprocess_error_is_compiler_style(tmp_path):
+    with pytest.raises(FrontEndError) as exc:
+        _compile(tmp_path, "#include \"missing.h\"\nint x;", "inc.c")
+    assert "inc.c:1" in str(exc.value) and "error" in str(exc.value)
+
+
+def test_discovery_sorted_excluded(tmp_path):
+    for name in ("b.c", "a.c", "skip_me.c", "x.cpp"):
+        (tmp_path / name).write_text("int x;\n")
+    found = from_paths([str(tmp_path)], (), ["skip_*"])
+    assert [os.path.basename(f.path) for f in found.files] == ["a.c", "b.c"]
+
+
+def test_compile_commands(tmp_path):
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "h.h").write_text("#define VALUE 3\n")
+    (tmp_path / "m.c").write_text("#include \"h.h\"\nint v = VALUE + EXTRA;\n")
+    (tmp_path / "k.cpp").write_text("int y;\n")
+    db = tmp_path / "compile_commands.json"
+    db.write_text(textwrap.dedent(f"""[
+      {{"directory": "{tmp_path}", "file": "m.c", "arguments": ["cc", "-Iinc", "-DEXTRA=4", "-O2", "-c", "m.c"]}},
+      {{"directory": "{tmp_path}", "file": "k.cpp", "command": "c++ -c k.cpp"}}
+    ]"""))
+    found = from_compile_commands(str(db), (), [])
+    assert len(found.files) == 1 and any("C++" in n for n in found.notes)
+    text = preprocess(found.files[0])
+    assert "int v = 3 + 4;" in text
