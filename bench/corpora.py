@@ -15,7 +15,9 @@ CORPORA = {
     "lz4": ("lz4", "4.4.5", ["lz4-4.4.5/lz4libs/*.c"], []),
     "zlib-ng": ("zlib_ng", "1.1.0", ["zlib_ng-1.1.0/src/zlib_ng/zlib-ng/*.c",
                                      "zlib_ng-1.1.0/src/zlib_ng/zlib-ng/arch/generic/*.c"],
-                ["-DWITH_GZFILEOP", "-DZLIB_COMPAT"]),
+                ["-DWITH_GZFILEOP", "-DZLIB_COMPAT",
+                 "-I{base}/zlib_ng-1.1.0/src/zlib_ng/zlib-ng",
+                 "-I{base}/zlib_ng-1.1.0/src/zlib_ng/zlib-ng/arch/generic"]),
     "lua": ("lupa", "2.8", ["lupa-2.8/third-party/lua54/l*.c"], []),
     "sqlite": ("sqlean.py", "3.50.4.5", ["sqlean_py-3.50.4.5/sqlite/sqlite3.c"], []),
 }
@@ -38,8 +40,24 @@ def fetch(name: str) -> str:
     return CACHE
 
 
+def _configure_zlib_ng(base: str) -> None:
+    """What zlib-ng's CMake would do: generated headers from their .in templates."""
+    src = os.path.join(base, "zlib_ng-1.1.0/src/zlib_ng/zlib-ng")
+    for stem in ("zconf.h", "zlib.h", "zconf-ng.h", "zlib-ng.h", "zlib_name_mangling.h",
+                 "zlib_name_mangling-ng.h", "gzread_mangle.h"):
+        template, target = os.path.join(src, stem + ".in"), os.path.join(src, stem)
+        if os.path.exists(template) and not os.path.exists(target):
+            text = open(template).read().replace("@ZLIB_SYMBOL_PREFIX@", "")
+            open(target, "w").write(text)
+
+
+PREPARE = {"zlib-ng": _configure_zlib_ng}
+
+
 def files(name: str) -> list[str]:
     base = fetch(name)
+    if name in PREPARE:
+        PREPARE[name](base)
     out = []
     for pattern in CORPORA[name][2]:
         out += glob.glob(os.path.join(base, pattern))
@@ -47,4 +65,4 @@ def files(name: str) -> list[str]:
 
 
 def flags(name: str) -> list[str]:
-    return CORPORA[name][3]
+    return [f.replace("{base}", CACHE) for f in CORPORA[name][3]]

@@ -30,7 +30,7 @@ def run_one(name: str, checkers: str) -> dict:
     cmd = [sys.executable, "-m", "saturn", "check", "--checkers", checkers, "--format", "json",
            "-o", out, "--root", os.path.join(HERE, "corpora")]
     for f in flags(name):
-        cmd += ["-D", f[2:]] if f.startswith("-D") else [f]
+        cmd += [f[:2], f[2:]]
     cmd += srcs
     t = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT,

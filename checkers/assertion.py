@@ -6,7 +6,7 @@ without a spec returns an unknown value (the engine's default).
 """
 from __future__ import annotations
 
-from saturn.checker import Checker
+from saturn.checker import CallHook, Checker
 
 FAILURES = frozenset({"__assert_fail", "__assert_perror_fail", "__assert", "__assert_rtn",
                       "reach_error", "__VERIFIER_error"})
@@ -24,27 +24,28 @@ class AssertChecker(Checker):
 
     def begin(self, ctx):
         ctx.data[self.name] = set()
-        ctx.ev.call_hooks.append(lambda ev, call, args, st: self.on_call(ctx, call, args, st))
+        ctx.ev.call_hooks.append(CallHook(before=lambda call, args, st: self.before(ctx, call, args, st)))
 
-    def on_call(self, ctx, call, args, state) -> bool:
+    def before(self, ctx, call, args, state) -> None:
         name = _short(call.callee)
         if name in ASSUMES and args:
             ctx.restrict(state, ctx.truth(args[0]))
-            return True
+            return
         if name not in FAILURES:
-            return False
+            return
         guard = ctx.lit(state.guard)
         if ctx.may(guard) is None:
-            return True
+            ctx.end_path(state)
+            return
         seen = ctx.data[self.name]
         if (call.coord.file, call.coord.line) in seen:
-            return True
+            ctx.end_path(state)
+            return
         seen.add((call.coord.file, call.coord.line))
         notes = ctx.witness(guard)
         ctx.report(self.name, "assert.violation", call.coord,
                    f"assertion can fail in '{ctx.fn.name}'", notes, statement=call.text)
         ctx.end_path(state)
-        return True
 
 
 CHECKER = AssertChecker()

@@ -15,6 +15,10 @@ line in `saturn/registry.py`. It sees the analysis only through `ctx` (a Functio
 """
 from __future__ import annotations
 
+from .bitvec.compare import eq as _eq
+from .bitvec.vec import BitVec, const as _const, fresh as _fresh, ite as _ite
+from .logic.circuit import FALSE, TRUE  # noqa: F401  (re-exported for checkers)
+
 
 class Checker:
     name = "checker"
@@ -34,6 +38,22 @@ class Checker:
         return f"{self.name}:{self.summary_version}"
 
 
+class CallHook:
+    """What a checker does at a call (NOTE [call-protocol] in saturn/symex/evaluator.py):
+    `before(call, args, state) -> token` runs before the call's effects, `after(call, args, ret,
+    state, token)` after them; `args` are the argument values, `ret` the result's value."""
+
+    def __init__(self, before=None, after=None):
+        self._before, self._after = before, after
+
+    def before(self, call, args, state):
+        return self._before(call, args, state) if self._before else None
+
+    def after(self, call, args, ret, state, token):
+        if self._after:
+            self._after(call, args, ret, state, token)
+
+
 def set_summary(ctx, checker_name: str, summary) -> None:
     ctx.data.setdefault("<summaries>", {})[checker_name] = summary
 
@@ -42,3 +62,29 @@ def callee_summary(ctx, callee_key: str | None, checker_name: str):
     if callee_key is None:
         return None
     return ctx.summaries.get(callee_key, {}).get(checker_name)
+
+
+class FiniteState:
+    """A small state machine's state as a vector of literals (an attribute value, §2.5)."""
+
+    def __init__(self, circuit, width: int = 2):
+        self.c, self.width = circuit, width
+
+    def const(self, k: int) -> BitVec:
+        return _const(k, self.width, False)
+
+    def fresh(self) -> BitVec:
+        return _fresh(self.c, self.width, False)
+
+    def is_(self, v: BitVec, k: int) -> int:
+        return _eq(self.c, v, self.const(k))
+
+    def ite(self, cond: int, a: BitVec, b: BitVec) -> BitVec:
+        return _ite(self.c, cond, a, b)
+
+    def select(self, v: BitVec, table: dict[int, int]) -> BitVec:
+        """The state `table[s]` when v == s (states missing from the table stay as they are)."""
+        out = v
+        for s, t in sorted(table.items()):
+            out = self.ite(self.is_(v, s), self.const(t), out)
+        return out

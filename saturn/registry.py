@@ -5,6 +5,7 @@ import importlib
 
 CHECKERS = {
     "assert": "checkers.assertion",
+    "lock": "checkers.lock",
 }
 
 

@@ -10,9 +10,10 @@ from saturn import registry
 from saturn.cfront.discover import from_paths
 from saturn.driver import run_check
 from saturn.symex.engine import Options
+from summaries.render import render
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-AREAS = {"assert": ["assert"]}
+AREAS = {"assert": ["assert"], "lock": ["lock"]}
 
 CASES = [(area, prog) for area in sorted(AREAS)
          for prog in c_programs(os.path.join(HERE, "c", area))]
@@ -36,3 +37,8 @@ def test_program(case):
     got = {(os.path.basename(r.file), r.line, r.kind) for r in result.reports}
     missing, extra = expected - got, got - expected
     assert not missing and not extra, f"missing: {sorted(missing)}; unexpected: {sorted(extra)}"
+    for fn_name, text in summaries:
+        keys = [k for k, f in result.program.functions.items() if f.name == fn_name]
+        assert keys, f"no function {fn_name}"
+        rendered = render(keys[0], result.results[keys[0]].summaries)
+        assert text in rendered, rendered

@@ -24,7 +24,23 @@ class SaturnParser(GnuCParser):
         # `__extension__ expr` (glibc's assert, kernel macros): the keyword has no meaning here.
         while self._peek_type() == "__EXTENSION__":
             self._advance()
+        if self._peek_type() == "LAND" and self._peek_type(2) == "ID":
+            # `&&label`: GNU labels as values (computed goto tables, e.g. Lua's interpreter).
+            tok = self._advance()
+            label = self._advance()
+            return c_ast.UnaryOp("&&", c_ast.ID(label.value, self._tok_coord(label)),
+                                 self._tok_coord(tok))
         return super()._parse_unary_expression()
+
+    def _parse_jump_statement(self):
+        if self._peek_type() == "GOTO" and self._peek_type(2) == "TIMES":
+            tok = self._advance()  # `goto *expr;`: a computed goto
+            self._advance()
+            target = self._parse_expression()
+            self._expect("SEMI")
+            return c_ast.Goto(c_ast.UnaryOp("*", target, self._tok_coord(tok)),
+                              self._tok_coord(tok))
+        return super()._parse_jump_statement()
 
     def _parse_primary_expression(self):
         tok = self._peek()

@@ -22,13 +22,18 @@ def source_text(node) -> str:
         return "<expr>"
 
 
-def has_side_effects(node) -> bool:
+def has_side_effects(node, derefs: bool = False) -> bool:
+    """Calls, assignments, ++/--; with `derefs`, also dereferences — which assume their pointer
+    is not null (§2.2.4.3), so `p && p->x` must evaluate `p->x` only where p holds."""
     stack = [node]
     while stack:
         n = stack.pop()
         if isinstance(n, _SIDE_EFFECT_NODES):
             return True
         if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
+            return True
+        if derefs and (isinstance(n, c_ast.ArrayRef) or (isinstance(n, c_ast.UnaryOp) and n.op == "*")
+                       or (isinstance(n, c_ast.StructRef) and n.type == "->")):
             return True
         stack.extend(child for _, child in n.children())
     return False
@@ -173,7 +178,7 @@ class ExprLowering:
     def _x_BinaryOp(self, node):
         op = node.op
         if op in ("&&", "||"):
-            if has_side_effects(node.right):
+            if has_side_effects(node.right, derefs=True):
                 return self.branch_value(node)
             a, b = self.rv(node.left), self.rv(node.right)
             return N.Binary(T.INT, "land" if op == "&&" else "lor", a, b)
@@ -224,7 +229,8 @@ class ExprLowering:
         self.b.emit(N.Assign(self.coord(node), target, self.convert(value, target.type)))
 
     def _x_TernaryOp(self, node):
-        pure = not any(has_side_effects(n) for n in (node.iftrue, node.iffalse) if n is not None)
+        pure = not any(has_side_effects(n, derefs=True) for n in (node.iftrue, node.iffalse)
+                       if n is not None)
         if node.iftrue is None or not pure:
             return self.branch_value(node)
         c = self.rv(node.cond)

@@ -154,7 +154,7 @@ class StmtLowering:
             value = self.rv(node.expr)
             if self.rv_sym is not None:
                 self.assign(N.VarLv(self.rv_sym.type, self.rv_sym), value, node)
-        self.b.goto(self.exit_block)
+        self.b.end(N.Goto(self.exit_block.id, self.coord(node)))
 
     def label_block(self, name: str):
         if name not in self.labels:

@@ -170,6 +170,7 @@ class Note(Stmt):
 @dataclass(frozen=True)
 class Goto:
     target: int
+    ret: Coord | None = None   # set on the jump of a `return` statement
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ class Obj:
     `display` names it for people (`*p`, `p->lock`); `origin` is env, local, heap, global, string,
     function or derived (pointer arithmetic)."""
     __slots__ = ("uid", "type", "addr", "parent", "step", "path", "display", "origin", "root",
-                 "children", "sym", "site", "__weakref__")
+                 "children", "sym", "site", "deref_of", "__weakref__")
 
     def __init__(self, ctype, addr, parent, step, path, display, origin, sym=None):
         self.uid = next(_uids)
@@ -39,6 +39,7 @@ class Obj:
         self.children: dict = {}
         self.sym = sym
         self.site = None                    # allocation site (checkers)
+        self.deref_of = None                # the pointer object whose DefVal made this one
         if ctype is not None:
             self.addr.views.setdefault(ctype.key(), self)
 
@@ -113,5 +114,6 @@ def view(obj: Obj, ctype) -> Obj:
         got = Obj(ctype, obj.addr, None, None, path, obj.display, obj.origin)
         got.root = obj.root
         got.site = obj.site
+        got.deref_of = root.deref_of if obj.parent is None else None
     obj.addr.views[key] = got
     return got

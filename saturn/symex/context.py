@@ -5,6 +5,7 @@ from ..ir import nodes as N
 from ..logic.circuit import FALSE, TRUE
 from ..memory.gls import GLS
 from ..report.diagnostic import Report, TraceNote
+from . import interface
 
 MAX_WITNESS_BRANCHES = 40
 
@@ -17,11 +18,32 @@ class FunctionContext:
         self.branches: list[tuple] = []   # (cond lit, guard before, Branch, instance id)
         self.data: dict[str, object] = {}  # per-checker scratch, by checker name
         self.summaries: dict = {}          # callee key -> {checker: summary}
+        self.returns: list[tuple] = []     # (guard, coord) of each `return` reached
+
+    # -- interface objects (§2.5.1) ----------------------------------------------------------------
+    def interface_steps(self, obj, roots=None):
+        return interface.steps_of(obj, roots)
+
+    def handed_out(self, exit_state) -> dict:
+        return interface.handed_out(self, exit_state)
+
+    def resolve(self, steps, args, ret, state):
+        return interface.resolve(self, steps, args, ret, state)
+
+    def render_path(self, steps) -> str:
+        return interface.render(steps)
+
+    def exit_value(self, sym, state):
+        return self.ev.read_obj(self.env.var_obj(sym), state)
+
+    def initial_value(self, sym):
+        return self.env.initial(self.env.var_obj(sym))
 
     def dispose(self) -> None:
         """Break the reference cycles that hold BDD nodes (see Guards.dispose)."""
         self.session.close()
         self.branches.clear()
+        self.returns.clear()
         self.ev.call_hooks.clear()
         self.data.pop("<states>", None)
         self.guards.dispose()
@@ -59,17 +81,21 @@ class FunctionContext:
         self.reports.append(r)
         return r
 
-    def witness(self, guard_lit: int, *extra: int) -> list[TraceNote]:
-        """A path through the function satisfying `guard_lit`: branches taken and input values."""
+    def witness(self, guard_lit: int, *extra: int, events=()) -> list[TraceNote]:
+        """A path through the function satisfying `guard_lit`: branches taken, the checker's
+        `events` ((lit, coord, text), in execution order) on that path, and input values."""
         branch_guards = [(self.lit(g), cond, term) for cond, g, term, _ in
                          self.branches[:MAX_WITNESS_BRANCHES * 4]]
         observe = [x for gl, cond, _ in branch_guards for x in (gl, cond)]
         inputs = [(obj, v) for obj, v in self.env.inputs if not isinstance(v, GLS)][:12]
         observe += [b for _, v in inputs for b in v.bits]
+        observe += [lit for lit, _, _ in events]
         model = self.may(guard_lit, *extra, observe=observe)
         if model is None:
             return []
-        notes: list[TraceNote] = []
+        self.last_model = model
+        notes: list[TraceNote] = [TraceNote(c.file, c.line, text) for lit, c, text in events
+                                  if model.value(lit)]
         for gl, cond, term in branch_guards:
             if len(notes) >= MAX_WITNESS_BRANCHES:
                 break
@@ -82,4 +108,12 @@ class FunctionContext:
             if v.signed and raw >> (v.width - 1):
                 raw -= 1 << v.width
             notes.append(TraceNote(self.fn.file, self.fn.line, f"{obj.display} = {raw}"))
+        notes.sort(key=lambda n: (n.file != self.fn.file, n.line))
         return notes
+
+    def return_coord(self, model):
+        """Where the path of `model` leaves the function (its `return`, or the closing brace)."""
+        for guard, coord in self.returns:
+            if model.value(self.lit(guard)):
+                return coord
+        return N.Coord(self.fn.file, self.fn.end_line, 1)

@@ -60,6 +60,7 @@ def _new_context(program, fn, checkers, options, summaries):
     session = Session(circuit, options.conflict_budget)
     ctx = FunctionContext(program, fn, ev, session, options)
     ctx.summaries = summaries
+    ev.noreturn = {k for k, s in summaries.items() if s.get("<engine>", {}).get("noreturn")}
     for ch in checkers:
         ch.begin(ctx)
     return ctx
@@ -112,6 +113,7 @@ def _run(program, fn, unrolled, checkers, options, summaries, havoc):
     final = merge(ev, exit_states)
     for ch in checkers:
         ch.finish(ctx, final)
+    ctx.data.setdefault("<summaries>", {})["<engine>"] = {"noreturn": final is None}
     stuck = {h for h in entered if h not in exited and _has_exit(fn, unrolled.loops[h])}
     return ctx, stuck
 
@@ -146,6 +148,8 @@ def _execute_block(ctx, inst, st: State) -> dict:
             return {}
     term = inst.block.term
     if isinstance(term, N.Goto):
+        if term.ret is not None:
+            ctx.returns.append((st.guard, term.ret))
         return {None: st}
     if isinstance(term, N.Branch):
         ev.where = term.coord

@@ -85,6 +85,7 @@ class Environment:
             origin = "env" if obj is not None and obj.root.origin == "env" else "fresh"
             target = t.target if not isinstance(t.target, T.FuncT) else T.VOID
             new = self.fresh_object(target, path, disp, origin)
+            new.deref_of = obj
             g = self.c.new_var()
             return gls.GLS(((None, g), (new, -g)))
         w, s = width_of(t)

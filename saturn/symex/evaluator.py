@@ -18,7 +18,8 @@ class Evaluator(ExprEval, LvalueEval):
         self._functions: dict[str, Obj] = {}
         self._strings: dict[int, Obj] = {}
         self.int_objects: dict[tuple, Obj] = {}   # integer bits cast to a pointer -> its object
-        self.call_hooks = []          # callables (ev, call, args, state) -> bool (handled)
+        self.call_hooks = []          # objects with before()/after(); NOTE [call-protocol]
+        self.noreturn: set[str] = set()  # callees whose summary says they never return
         self.attr_defaults = {}       # attribute name -> callable(obj_key) giving its entry value
 
     def note(self, text: str) -> None:
@@ -72,11 +73,21 @@ def _assign(ev, stmt, st):
 
 
 def _call(ev, stmt, st):
+    """NOTE [call-protocol]: every checker's `before` sees the call first (it may end the path or
+    save what it needs, e.g. lock states and input propositions); then the call's effect on
+    memory (the default: unknown result, reachable memory changed; attributes are untouched);
+    then every `after` applies the checker's spec or the callee's summary to its attributes."""
     args = arg_values(ev, stmt, st)
-    for hook in ev.call_hooks:
-        if hook(ev, stmt, args, st):
-            return
+    false = ev.guards.false
+    tokens = [hook.before(stmt, args, st) for hook in ev.call_hooks]
+    if st.guard == false:
+        return
     default_call(ev, stmt, args, st)
+    ret = ev.read_obj(ev.env.var_obj(stmt.lv.sym), st) if isinstance(stmt.lv, N.VarLv) else None
+    for hook, token in zip(ev.call_hooks, tokens):
+        hook.after(stmt, args, ret, st, token)
+    if stmt.callee in ev.noreturn:
+        st.guard = false
 
 
 def _note(ev, stmt, st):

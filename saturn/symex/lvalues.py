@@ -88,6 +88,10 @@ def _var(self, lv, st):
 
 def _deref(self, lv, st):
     p = self.as_gls(self.value(lv.ptr, st))
+    null = p.null_guard()
+    if null != FALSE and st is not None and hasattr(st, "guard"):
+        # §2.2.4.3: a dereference assumes the pointer is not null on this path.
+        st.guard = st.guard & self.guards.of_lit(-null)
     out = []
     for loc, g in p.entries:
         if loc is None:

@@ -34,6 +34,8 @@ GNU_CONSTRUCTS = {
     "alignof": "int f(void) { return _Alignof(long) + __alignof__(int); }",
     "auto_type": "int f(int x) { __auto_type y = x + 1; return y; }",
     "zero_length_array": "struct z { int n; char data[0]; };",
+    "labels_as_values": "int f(int i) { static void *t[] = { &&a, &&b }; goto *t[i]; a: return 1; b: return 2; }",
+    "gnu_signed": "typedef __signed__ char s8; __signed__ int x;",
     "fallthrough": "int f(int x) { switch (x) { case 1: x++; __attribute__((fallthrough)); case 2: return x; } return 0; }",
 }
 

@@ -1,0 +1,153 @@
+"""The lock checker (§2.5): Unlocked/Locked/Error per lock, as the `#lock` attribute of the lock's
+address, so that locks in structs reached through pointers, and their aliases, are one object.
+
+Specs (lock_specs.py) and callees' summaries act at calls (NOTE [call-protocol]); at the exit the
+summary ⟨P_in, P_out, M, R⟩ is inferred by SAT queries (Fig. 2.10; lock_summary.py) and the
+reports of DESIGN.md are issued (lock_reports.py).
+"""
+from __future__ import annotations
+
+from saturn.checker import TRUE, CallHook, Checker, FiniteState, callee_summary, set_summary
+
+from . import lock_reports, lock_summary
+from .lock_specs import NONZERO, SPECS
+
+U, L, R, E = 0, 1, 2, 3                     # unlocked, locked (exclusive), read-held, error
+ACQ, REL = 1, 2                             # #lockfirst / #lockcause values
+NAMES = {U: "unlocked", L: "locked", R: "read-locked", E: "error"}
+_ACQUIRE = {"w": {U: L, L: E, R: E}, "r": {U: R, R: R, L: E}}
+_RELEASE = {L: U, R: U, U: E}
+
+
+class LockData:
+    """Per-function scratch: the locks met, their entry states, and the events along paths."""
+
+    def __init__(self, fs: FiniteState):
+        self.fs = fs
+        self.entry: dict = {}      # (addr uid, attr) -> entry value
+        self.locks: dict = {}      # addr uid -> representative object
+        self.known: set = set()    # addr uids initialised here (init spec or constructor)
+        self.ops: list = []        # (addr uid, lit, coord, text)
+        self.errors: list = []     # (addr uid, lit, coord, op, first_value, from_reported_callee)
+        self.acquires: list = []   # (addr uid, lit, coord)
+
+
+class LockChecker(Checker):
+    name = "lock"
+    kinds = ("lock.double-lock", "lock.double-unlock", "lock.ambiguous-exit", "lock.not-released")
+    summary_version = 1
+
+    def __init__(self, specs=None):
+        self.specs = dict(SPECS)
+        if specs:
+            self.specs.update(specs)
+
+    def specs_fingerprint(self):
+        return f"lock:{self.summary_version}:{sorted(self.specs.items())!r}"
+
+    def begin(self, ctx):
+        data = ctx.data[self.name] = LockData(FiniteState(ctx.c, 2))
+        for attr in ("#lock", "#lockfirst", "#lockcause"):
+            ctx.ev.attr_defaults[attr] = lambda key, d=data: self._entry_value(d, key)
+        ctx.ev.call_hooks.append(CallHook(
+            before=lambda call, args, st: self.before(ctx, call, args, st),
+            after=lambda call, args, ret, st, tok: self.after(ctx, call, args, ret, st, tok)))
+
+    @staticmethod
+    def _entry_value(data: LockData, key):
+        got = data.entry.get(key)
+        if got is None:
+            got = data.fs.fresh() if key[1] == "#lock" else data.fs.const(0)
+            data.entry[key] = got
+        return got
+
+    # -- calls -----------------------------------------------------------------------------------
+    def spec_of(self, call):
+        name = call.callee.rsplit(":", 1)[-1] if call.callee else None
+        return self.specs.get(name) if name else None
+
+    def before(self, ctx, call, args, st):
+        spec = self.spec_of(call)
+        if spec is not None:
+            return ("spec", spec, self._locks_of(ctx, args, spec[1]))
+        summary = callee_summary(ctx, call.callee, self.name)
+        if summary and summary.get("locks"):
+            return ("summary", summary, lock_summary.prepare(ctx, self, summary, args, st))
+        return None
+
+    def after(self, ctx, call, args, ret, st, token):
+        if token is None:
+            return
+        if token[0] == "spec":
+            self.apply_spec(ctx, call, token[1], token[2], ret, st)
+        else:
+            lock_summary.apply(ctx, self, call, token[1], token[2], ret, st)
+
+    def _locks_of(self, ctx, args, index):
+        if index >= len(args):
+            return []
+        return ctx.locations(args[index])
+
+    def apply_spec(self, ctx, call, spec, locks, ret, st):
+        op, _, success, mode = spec
+        data, fs = ctx.data[self.name], ctx.data[self.name].fs
+        if locks:  # the lock operation dereferences its argument: it is not null here
+            ctx.restrict(st, ctx.c.OR_all(g for _, g in locks))
+        path = ctx.lit(st.guard)
+        for obj, g in locks:
+            data.locks.setdefault(obj.addr.uid, obj)
+            if op == "init":
+                ctx.ev.set_attr(st, obj, "#lock", fs.const(U), g)
+                data.known.add(obj.addr.uid)
+                continue
+            if op == "destroy":
+                continue
+            took = TRUE
+            if op == "try":
+                took = self._success(ctx, ret, success)
+            kind = REL if op == "release" else ACQ
+            table = _RELEASE if op == "release" else _ACQUIRE["r" if mode == "r" else "w"]
+            under = ctx.c.AND(g, took) if op == "try" else g
+            if op == "try":
+                # A trylock on a lock already held is an error whatever it returns (Fig. 2.8).
+                self.transition(ctx, st, obj, {L: E} if mode != "r" else {}, ACQ, g, call,
+                                path, None)
+            verb = "releases" if kind == REL else "acquires"
+            self.transition(ctx, st, obj, table, kind, under, call, path,
+                            f"'{call.text}' {verb} {obj.display}")
+
+    @staticmethod
+    def _success(ctx, ret, success) -> int:
+        if ret is None:
+            return ctx.c.new_var()
+        nonzero = ctx.truth(ret)
+        return nonzero if success == NONZERO else -nonzero
+
+    def transition(self, ctx, st, obj, table, kind, g, call, path, text, reported=False):
+        """Move the lock by `table` where `g` holds; record ops, errors and the first operation."""
+        data, fs, ev, c = ctx.data[self.name], ctx.data[self.name].fs, ctx.ev, ctx.c
+        if not table or g == -TRUE:
+            return
+        old = ev.get_attr(st, obj, "#lock")
+        new = fs.select(old, table)
+        first = ev.get_attr(st, obj, "#lockfirst")
+        here = c.AND(path, g)
+        enters = c.AND(here, c.AND(-fs.is_(old, E), fs.is_(new, E)))
+        uid = obj.addr.uid
+        if text is not None:
+            data.ops.append((uid, here, call.coord, text))
+        if kind == ACQ and text is not None:
+            data.acquires.append((uid, here, call.coord))
+        data.errors.append((uid, enters, call.coord, kind, first, reported, call.text))
+        ev.set_attr(st, obj, "#lock", new, g)
+        ev.set_attr(st, obj, "#lockcause", fs.const(kind), c.AND(g, -fs.is_(old, E)))
+        ev.set_attr(st, obj, "#lockfirst", fs.ite(fs.is_(first, 0), fs.const(kind), first), g)
+
+    # -- exit --------------------------------------------------------------------------------------
+    def finish(self, ctx, exit_state):
+        summary = lock_summary.infer(ctx, self, exit_state)
+        set_summary(ctx, self.name, summary)
+        lock_reports.report(ctx, self, exit_state, summary)
+
+
+CHECKER = LockChecker()

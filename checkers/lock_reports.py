@@ -1,0 +1,135 @@
+"""The lock checker's reports (DESIGN.md "Lock checker"): Type A double lock/unlock, Type B
+ambiguous exit, and locks the function made that stay held where no caller can reach them."""
+from __future__ import annotations
+
+from saturn.report.diagnostic import TraceNote
+
+from .lock_summary import (ACQ, L, REL, U, _valuations, input_props, output_props,
+                           reported_by_callee)
+
+
+def report(ctx, checker, exit_state, summary) -> None:
+    data = ctx.data[checker.name]
+    if not data.locks:
+        return
+    roots = ctx.handed_out(exit_state) if exit_state is not None else {}
+    by_uid = {}
+    for uid, obj in sorted(data.locks.items(), key=lambda kv: (kv[1].path, kv[0])):
+        steps = ctx.interface_steps(obj, roots)
+        by_uid[uid] = steps
+        known = uid in data.known
+        if steps is None and not known:
+            continue  # a lock only this function sees, of unknown state: nothing to say
+        if _type_a(ctx, checker, data, uid, obj, known):
+            continue
+        if exit_state is not None and steps is None and known:
+            _not_released(ctx, checker, data, uid, obj, exit_state)
+    if exit_state is not None:
+        for lk in summary["locks"]:
+            _type_b(ctx, checker, data, lk, exit_state, summary)
+
+
+def _ops(data, uid):
+    return [(lit, coord, text) for u, lit, coord, text in data.ops if u == uid]
+
+
+def _type_a(ctx, checker, data, uid, obj, known) -> bool:
+    fs, c = data.fs, ctx.c
+    errors = [e for e in data.errors if e[0] == uid and not e[5]]
+    if not errors:
+        return False
+    s0 = checker._entry_value(data, (uid, "#lock"))
+    if not known:
+        any_error = c.OR_all(e[1] for e in errors)
+        pins = [lit for _, lit in input_props(ctx)]
+        both = False
+        for vals in _valuations(ctx, [any_error], pins):
+            assume = [x if v else -x for x, v in zip(pins, vals)]
+            if ctx.may(any_error, fs.is_(s0, U), *assume) and ctx.may(any_error, fs.is_(s0, L), *assume):
+                both = True
+                break
+        if not both:
+            return False
+    for _, lit, coord, kind, first, _, text in errors:
+        if known:
+            follows = lit
+        else:
+            # Follow the entry state the first operation on the lock expects.
+            first_acq = c.OR(fs.is_(first, ACQ), c.AND(fs.is_(first, 0), 1 if kind == ACQ else -1))
+            first_rel = c.OR(fs.is_(first, REL), c.AND(fs.is_(first, 0), 1 if kind == REL else -1))
+            follows = c.AND(lit, c.OR(c.AND(fs.is_(s0, U), first_acq), c.AND(fs.is_(s0, L), first_rel)))
+        if ctx.may(follows) is None:
+            continue
+        double = "lock.double-lock" if kind == ACQ else "lock.double-unlock"
+        verb = "acquired" if kind == ACQ else "released"
+        notes = ctx.witness(follows, events=_ops(data, uid))
+        ctx.report(checker.name, double, coord,
+                   f"{obj.display} may be {verb} twice in '{ctx.fn.name}'", notes, statement=text)
+        return True
+    return False
+
+
+def _type_b(ctx, checker, data, lk, exit_state, summary) -> None:
+    rows = lk["transitions"]
+    if lk.get("constructor") or reported_by_callee(rows):
+        return
+    groups = {}
+    for ins, s, outs, s2, _ in rows:
+        groups.setdefault((tuple(ins), s, tuple(outs)), set()).add(s2)
+    for (ins, s, outs), exits in sorted(groups.items(), key=str):
+        if not {U, L} <= exits:
+            continue
+        uid = next((u for u, o in data.locks.items()
+                    if ctx.interface_steps(o, ctx.handed_out(exit_state)) == lk["path"]), None)
+        if uid is None:
+            return
+        fs = data.fs
+        s0 = checker._entry_value(data, (uid, "#lock"))
+        final = exit_state.attrs.get((uid, "#lock"), s0)
+        g = ctx.lit(exit_state.guard)
+        props = _prop_lits(ctx, summary, exit_state)
+        assume = [x if v else -x for x, v in zip(props, list(ins) + list(outs))]
+        base = [g, fs.is_(s0, s), *assume]
+        ret_lits = [ctx.lit(gr) for gr, _ in ctx.returns]
+        locked = ctx.may(*base, fs.is_(final, L), observe=ret_lits)
+        unlocked = ctx.may(*base, fs.is_(final, U), observe=ret_lits)
+        if locked is None or unlocked is None:
+            continue
+        where, other = ctx.return_coord(locked), ctx.return_coord(unlocked)
+        notes = ctx.witness(c_and(ctx, base + [fs.is_(final, L)]), events=_ops(data, uid))
+        notes.append(TraceNote(other.file, other.line,
+                               f"another path returns here with {lk['name']} unlocked"))
+        ctx.report(checker.name, "lock.ambiguous-exit", where,
+                   f"'{ctx.fn.name}' may return with {lk['name']} locked or unlocked "
+                   f"under the same return condition", notes, statement=f"return {lk['name']}")
+        return
+
+
+def c_and(ctx, lits):
+    return ctx.c.AND_all(lits)
+
+
+def _prop_lits(ctx, summary, exit_state):
+    pins = {d["index"]: lit for d, lit in input_props(ctx)}
+    outs = {(d["kind"], d.get("index")): lit for d, lit in output_props(ctx, exit_state)}
+    return [pins[d["index"]] for d in summary["pin"]] + \
+        [outs[(d["kind"], d.get("index"))] for d in summary["pout"]]
+
+
+def _not_released(ctx, checker, data, uid, obj, exit_state) -> None:
+    fs = data.fs
+    final = exit_state.attrs.get((uid, "#lock"))
+    if final is None:
+        return
+    g = ctx.lit(exit_state.guard)
+    acquires = [(lit, coord) for u, lit, coord in data.acquires if u == uid]
+    model = ctx.may(g, fs.is_(final, L), observe=[lit for lit, _ in acquires])
+    if model is None:
+        return
+    coord = next((cd for lit, cd in acquires if model.value(lit)), None)
+    if coord is None:
+        return
+    notes = ctx.witness(ctx.c.AND(g, fs.is_(final, L)), events=_ops(data, uid))
+    ctx.report(checker.name, "lock.not-released", coord,
+               f"{obj.display} is still held when '{ctx.fn.name}' returns, and no caller can "
+               f"reach it", notes, statement=f"not released {obj.display}")

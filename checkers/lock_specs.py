@@ -1,0 +1,103 @@
+"""Library lock functions and what they do, as a table (clang-analyzer style).
+
+Each entry: function name → (operation, argument index, success value, mode).
+operation: acquire | release | try (acquires only on success) | init | destroy
+success: for `try`, the return value that means the lock was taken: 0 (pthread, C11 `thrd_success`,
+`down_trylock`, the `_interruptible`/`_killable` forms) or "nonzero" (kernel `spin_trylock`,
+`mutex_trylock`). mode: "w" (exclusive) or "r" (shared: read locks may nest).
+"""
+from __future__ import annotations
+
+NONZERO = "nonzero"
+
+
+def _kernel_family(prefix: str, mode: str = "w") -> dict:
+    out = {}
+    for suffix in ("", "_bh", "_irq", "_irqsave", "_nested", "_irqsave_nested", "_bh_nested"):
+        out[f"{prefix}_lock{suffix}"] = ("acquire", 0, None, mode)
+        out[f"_raw_{prefix}_lock{suffix}"] = ("acquire", 0, None, mode)
+        out[f"raw_{prefix}_lock{suffix}"] = ("acquire", 0, None, mode)
+    for suffix in ("", "_bh", "_irq", "_irqrestore"):
+        out[f"{prefix}_unlock{suffix}"] = ("release", 0, None, mode)
+        out[f"_raw_{prefix}_unlock{suffix}"] = ("release", 0, None, mode)
+        out[f"raw_{prefix}_unlock{suffix}"] = ("release", 0, None, mode)
+    for suffix in ("", "_bh", "_irq", "_irqsave"):
+        out[f"{prefix}_trylock{suffix}"] = ("try", 0, NONZERO, mode)
+        out[f"_raw_{prefix}_trylock{suffix}"] = ("try", 0, NONZERO, mode)
+        out[f"raw_{prefix}_trylock{suffix}"] = ("try", 0, NONZERO, mode)
+    return out
+
+
+SPECS: dict[str, tuple] = {
+    # POSIX threads
+    "pthread_mutex_lock": ("acquire", 0, None, "w"),
+    "pthread_mutex_unlock": ("release", 0, None, "w"),
+    "pthread_mutex_trylock": ("try", 0, 0, "w"),
+    "pthread_mutex_timedlock": ("try", 0, 0, "w"),
+    "pthread_mutex_init": ("init", 0, None, "w"),
+    "pthread_mutex_destroy": ("destroy", 0, None, "w"),
+    "pthread_spin_lock": ("acquire", 0, None, "w"),
+    "pthread_spin_unlock": ("release", 0, None, "w"),
+    "pthread_spin_trylock": ("try", 0, 0, "w"),
+    "pthread_spin_init": ("init", 0, None, "w"),
+    "pthread_spin_destroy": ("destroy", 0, None, "w"),
+    "pthread_rwlock_rdlock": ("acquire", 0, None, "r"),
+    "pthread_rwlock_wrlock": ("acquire", 0, None, "w"),
+    "pthread_rwlock_tryrdlock": ("try", 0, 0, "r"),
+    "pthread_rwlock_trywrlock": ("try", 0, 0, "w"),
+    "pthread_rwlock_unlock": ("release", 0, None, "any"),
+    "pthread_rwlock_init": ("init", 0, None, "w"),
+    "pthread_rwlock_destroy": ("destroy", 0, None, "w"),
+    # C11 threads
+    "mtx_lock": ("acquire", 0, None, "w"),
+    "mtx_unlock": ("release", 0, None, "w"),
+    "mtx_trylock": ("try", 0, 0, "w"),
+    "mtx_timedlock": ("try", 0, 0, "w"),
+    "mtx_init": ("init", 0, None, "w"),
+    "mtx_destroy": ("destroy", 0, None, "w"),
+    # Linux kernel
+    "mutex_lock": ("acquire", 0, None, "w"),
+    "mutex_lock_nested": ("acquire", 0, None, "w"),
+    "mutex_lock_io": ("acquire", 0, None, "w"),
+    "mutex_unlock": ("release", 0, None, "w"),
+    "mutex_trylock": ("try", 0, NONZERO, "w"),
+    "mutex_lock_interruptible": ("try", 0, 0, "w"),
+    "mutex_lock_killable": ("try", 0, 0, "w"),
+    "mutex_lock_interruptible_nested": ("try", 0, 0, "w"),
+    "mutex_lock_killable_nested": ("try", 0, 0, "w"),
+    "mutex_init": ("init", 0, None, "w"),
+    "__mutex_init": ("init", 0, None, "w"),
+    "spin_lock_init": ("init", 0, None, "w"),
+    "__spin_lock_init": ("init", 0, None, "w"),
+    "rwlock_init": ("init", 0, None, "w"),
+    "sema_init": ("init", 0, None, "w"),
+    "init_rwsem": ("init", 0, None, "w"),
+    "down": ("acquire", 0, None, "w"),
+    "up": ("release", 0, None, "w"),
+    "down_trylock": ("try", 0, 0, "w"),
+    "down_interruptible": ("try", 0, 0, "w"),
+    "down_killable": ("try", 0, 0, "w"),
+    "down_timeout": ("try", 0, 0, "w"),
+    "down_read": ("acquire", 0, None, "r"),
+    "down_write": ("acquire", 0, None, "w"),
+    "up_read": ("release", 0, None, "r"),
+    "up_write": ("release", 0, None, "w"),
+    "down_read_trylock": ("try", 0, NONZERO, "r"),
+    "down_write_trylock": ("try", 0, NONZERO, "w"),
+    "down_read_interruptible": ("try", 0, 0, "r"),
+    "down_read_killable": ("try", 0, 0, "r"),
+    "down_write_killable": ("try", 0, 0, "w"),
+    **_kernel_family("spin"),
+    **_kernel_family("read", "r"),
+    **_kernel_family("write"),
+}
+
+
+def load_user_specs(entries: list[dict]) -> dict:
+    """Users' own, from the config: {function, arg, op, success, mode}."""
+    out = {}
+    for e in entries:
+        success = e.get("success")
+        out[e["function"]] = (e.get("op", "acquire"), int(e.get("arg", 0)),
+                              NONZERO if success == "nonzero" else success, e.get("mode", "w"))
+    return out

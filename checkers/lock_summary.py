@@ -1,0 +1,231 @@
+"""Lock summaries ⟨P_in, P_out, M, R⟩: inference at the exit by SAT queries (Fig. 2.10) and
+application at call sites (Fig. 2.9).
+
+NOTE [lock-propositions]: beyond the paper's fixed P_out = {ret ≠ 0}, propositions are chosen per
+function: `ret ≠ 0` for integer and pointer results, `*param_i ≠ 0` for integer out-parameters the
+function writes, and `param_i ≠ 0` for the integer parameters the lock behaviour depends on (at
+most MAX_PIN candidates, kept only when some transition differs with their value). So
+`complex_wrapper` of Fig. 2.8 comes out as printed there.
+"""
+from __future__ import annotations
+
+from saturn.checker import FALSE, TRUE
+from saturn.ir import types as T
+
+MAX_PIN = 3
+U, L, R, E = 0, 1, 2, 3
+ACQ, REL = 1, 2
+CAUSE = {ACQ: "acquire", REL: "release"}
+
+
+def _is_int(t) -> bool:
+    return isinstance(t, T.IntT)
+
+
+def output_props(ctx, exit_state):
+    fn, props = ctx.fn, []
+    if fn.rv is not None and isinstance(fn.rv.type, (T.IntT, T.PtrT)):
+        props.append(({"kind": "ret", "name": "ret"}, ctx.truth(ctx.exit_value(fn.rv, exit_state))))
+    for p in fn.params:
+        if not (isinstance(p.type, T.PtrT) and _is_int(p.type.target)):
+            continue
+        initial = ctx.env.initial_values.get(ctx.env.var_obj(p))
+        for target, _ in ctx.locations(initial) if initial is not None else []:
+            after = exit_state.store.get(target)
+            if after is not None and after is not ctx.env.initial_values.get(target):
+                props.append(({"kind": "outparam", "index": p.index, "name": f"*param{p.index}"},
+                              ctx.truth(after)))
+                break
+    return props[:3]
+
+
+def input_props(ctx):
+    out = []
+    for p in ctx.fn.params:
+        if _is_int(p.type) and len(out) < MAX_PIN:
+            out.append(({"kind": "param", "index": p.index, "name": f"param{p.index}"},
+                        ctx.truth(ctx.initial_value(p))))
+    return out
+
+
+def _valuations(ctx, base, lits, prefix=()):
+    """Every assignment of `lits` consistent with `base`, by splitting (prunes early)."""
+    if ctx.may(*base) is None:
+        return
+    if not lits:
+        yield prefix
+        return
+    head, rest = lits[0], lits[1:]
+    for value in (1, 0):
+        yield from _valuations(ctx, base + [head if value else -head], rest, prefix + (value,))
+
+
+def infer(ctx, checker, exit_state) -> dict:
+    data = ctx.data[checker.name]
+    summary = {"version": 1, "pin": [], "pout": [], "locks": []}
+    if exit_state is None or not data.locks:
+        return summary
+    fs, g = data.fs, ctx.lit(exit_state.guard)
+    roots = ctx.handed_out(exit_state)
+    pout, pin = output_props(ctx, exit_state), input_props(ctx)
+    lits = [lit for _, lit in pin] + [lit for _, lit in pout]
+    locks = []
+    for uid, obj in sorted(data.locks.items(), key=lambda kv: (kv[1].path, kv[0])):
+        steps = ctx.interface_steps(obj, roots)
+        if steps is None:
+            continue
+        constructor = uid in data.known
+        s0 = checker._entry_value(data, (uid, "#lock"))
+        final = exit_state.attrs.get((uid, "#lock"), s0)
+        cause = exit_state.attrs.get((uid, "#lockcause"), fs.const(0))
+        rows = []
+        for s in ([None] if constructor else [U, L]):
+            entry = [] if s is None else [fs.is_(s0, s)]
+            for s2 in (U, L, R, E):
+                base = [g, *entry, fs.is_(final, s2)]
+                for vals in _valuations(ctx, base, lits):
+                    why = ""
+                    if s2 == E:
+                        assumed = base + [x if v else -x for x, v in zip(lits, vals)]
+                        why = "release" if ctx.may(*assumed, fs.is_(cause, REL)) else "acquire"
+                    rows.append([list(vals[:len(pin)]), "*" if s is None else s,
+                                 list(vals[len(pin):]), s2, why])
+        locks.append({"path": steps, "name": ctx.render_path(steps), "constructor": constructor,
+                      "transitions": rows})
+    keep = [j for j in range(len(pin)) if any(_matters(lk["transitions"], j) for lk in locks)]
+    for lk in locks:
+        lk["transitions"] = _project(lk["transitions"], keep)
+    summary["pin"] = [pin[j][0] for j in keep]
+    summary["pout"] = [d for d, _ in pout]
+    summary["locks"] = locks
+    return summary
+
+
+def _matters(rows, j) -> bool:
+    """An input proposition matters when flipping it changes the set of transitions."""
+    seen = {(tuple(r[0]), r[1], tuple(r[2]), r[3]) for r in rows}
+    for ins, s, outs, s2 in seen:
+        flipped = list(ins)
+        flipped[j] = 1 - flipped[j]
+        if (tuple(flipped), s, outs, s2) not in seen:
+            return True
+    return False
+
+
+def _project(rows, keep):
+    out, seen = [], set()
+    for ins, s, outs, s2, why in rows:
+        row = ([ins[j] for j in keep], s, outs, s2, why)
+        key = (tuple(row[0]), s, tuple(outs), s2, why)
+        if key not in seen:
+            seen.add(key)
+            out.append(list(row))
+    return out
+
+
+# -- application (Fig. 2.9) ------------------------------------------------------------------------
+def prepare(ctx, checker, summary, args, st):
+    """Before the call: the caller's lock objects, their states, and the input propositions."""
+    pins = [ctx.truth(args[d["index"]]) if d["index"] < len(args) else ctx.c.new_var()
+            for d in summary["pin"]]
+    locks = []
+    for lk in summary["locks"]:
+        if lk["path"][0][0] == "ret":
+            locks.append((lk, None))
+            continue
+        objs = ctx.resolve(lk["path"], args, None, st)
+        locks.append((lk, [(o, g, ctx.ev.get_attr(st, o, "#lock")) for o, g in objs]))
+    return pins, locks
+
+
+def _out_values(ctx, summary, args, ret, st):
+    out = []
+    for d in summary["pout"]:
+        if d["kind"] == "ret":
+            out.append(ctx.truth(ret) if ret is not None else ctx.c.new_var())
+            continue
+        objs = ctx.resolve([["param", d["index"]], ["deref"]], args, None, st)
+        lit = ctx.c.new_var()
+        if objs:
+            values = [(g, ctx.truth(ctx.ev.read_obj(o, st))) for o, g in objs]
+            lit = values[-1][1]
+            for g, v in reversed(values[:-1]):
+                lit = ctx.c.ITE(g, v, lit)
+        out.append(lit)
+    return out
+
+
+def apply(ctx, checker, call, summary, token, ret, st):
+    pins, locks = token
+    pouts = _out_values(ctx, summary, [ctx.value(a, st) for a in call.args], ret, st)
+    fs, c = ctx.data[checker.name].fs, ctx.c
+    for lk, objs in locks:
+        if objs is None:  # handed out through the result: resolvable only now
+            found = ctx.resolve(lk["path"], [], ret, st)
+            objs = [(o, g, ctx.ev.get_attr(st, o, "#lock")) for o, g in found]
+        for obj, g, old in objs:
+            _apply_lock(ctx, checker, call, lk, obj, g, old, pins, pouts, st)
+
+
+def _enabled(ctx, fs, row, old, pins, pouts) -> int:
+    ins, s, outs, _, _ = row
+    conds = [x if v else -x for x, v in zip(pins, ins)] + [x if v else -x for x, v in zip(pouts, outs)]
+    if s != "*":
+        conds.append(fs.is_(old, s))
+    return ctx.c.AND_all(conds)
+
+
+def reported_by_callee(rows) -> bool:
+    """The callee reaches Error from both entry states under one input valuation: its report."""
+    errs = {}
+    for ins, s, _, s2, _ in rows:
+        if s2 == E:
+            errs.setdefault(tuple(ins), set()).add(s)
+    return any({U, L} <= entries for entries in errs.values())
+
+
+def _apply_lock(ctx, checker, call, lk, obj, g, old, pins, pouts, st):
+    data, fs, c = ctx.data[checker.name], ctx.data[checker.name].fs, ctx.c
+    data.locks.setdefault(obj.addr.uid, obj)
+    rows = lk["transitions"]
+    if lk.get("constructor"):
+        data.known.add(obj.addr.uid)
+    enabled = [_enabled(ctx, fs, r, old, pins, pouts) for r in rows]
+    stuck = c.OR(fs.is_(old, E), fs.is_(old, R))
+    ctx.restrict(st, c.OR(-g, c.OR(stuck, c.OR_all(enabled))))
+    path = ctx.lit(st.guard)
+    reported = reported_by_callee(rows)
+    first_now = ctx.ev.get_attr(st, obj, "#lockfirst")
+    new = old
+    for row, en in zip(rows, enabled):
+        new = fs.ite(en, fs.const(row[3]), new)
+        if row[3] == E:
+            kind = REL if row[4] == "release" else ACQ
+            enters = c.AND_all([path, g, en, -fs.is_(old, E)])
+            data.errors.append((obj.addr.uid, enters, call.coord, kind, first_now, reported,
+                                call.text))
+            ctx.ev.set_attr(st, obj, "#lockcause", fs.const(kind), c.AND(g, c.AND(en, -fs.is_(old, E))))
+    changes = any(r[1] != r[3] for r in rows if r[3] != E)
+    ctx.ev.set_attr(st, obj, "#lock", new, c.AND(g, -stuck))
+    if changes:
+        data.ops.append((obj.addr.uid, c.AND(path, g), call.coord,
+                         f"'{call.text}' changes the state of {obj.display} ({lk['name']} in its summary)"))
+    first = _expected_first(rows)
+    if first:
+        cur = ctx.ev.get_attr(st, obj, "#lockfirst")
+        ctx.ev.set_attr(st, obj, "#lockfirst", fs.ite(fs.is_(cur, 0), fs.const(first), cur), g)
+    if any(r[1] in (U, "*") and r[3] == L for r in rows):
+        data.acquires.append((obj.addr.uid, c.AND(path, c.AND(g, fs.is_(new, L))), call.coord))
+
+
+def _expected_first(rows) -> int:
+    ok_from = {r[1] for r in rows if r[3] != E}
+    err_from = {r[1] for r in rows if r[3] == E}
+    if U in ok_from and L in err_from:
+        return ACQ
+    if L in ok_from and U in err_from:
+        return REL
+    return 0
+
+
+_ = (FALSE, TRUE, CAUSE)

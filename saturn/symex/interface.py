@@ -1,0 +1,139 @@
+"""Interface objects (§2.5.1): the names caller and callee share — param_i, globals, the return
+value, `*l` and `l.f` — as step lists, e.g. [["param", 0], ["deref"], ["field", "lock"]]."""
+from __future__ import annotations
+
+from ..ir import types as T
+from ..logic.circuit import FALSE, TRUE
+from ..memory.gls import GLS
+from ..memory.locations import Obj, child
+
+
+def steps_of(obj: Obj, roots: dict | None = None):
+    """The interface path of an object, or None for locals and memory only the function sees.
+    `roots` maps objects made in the function (heap) to the path that hands them out."""
+    suffix = []
+    cur = obj
+    while cur is not None:
+        if roots and cur in roots:
+            return roots[cur] + suffix[::-1]
+        if cur.parent is not None:
+            suffix.append(["field", cur.step] if isinstance(cur.step, str) else ["index", cur.step])
+            cur = cur.parent
+            continue
+        if cur.deref_of is not None:
+            suffix.append(["deref"])
+            cur = cur.deref_of
+            continue
+        sym = cur.sym
+        if sym is None:
+            return None
+        if sym.kind == "param":
+            return [["param", sym.index]] + suffix[::-1]
+        if sym.kind == "global":
+            return [["global", sym.key]] + suffix[::-1]
+        if sym.kind == "rv":
+            return [["ret"]] + suffix[::-1]
+        return None
+    return None
+
+
+def render(steps) -> str:
+    text = ""
+    for step in steps:
+        kind = step[0]
+        if kind == "param":
+            text = f"param{step[1]}"
+        elif kind == "global":
+            text = str(step[1]).rsplit(":", 1)[-1]
+        elif kind == "ret":
+            text = "ret"
+        elif kind == "deref":
+            text = f"*{text}"
+        elif kind == "field":
+            text = f"({text}).{step[1]}" if text.startswith("*") else f"{text}.{step[1]}"
+        elif kind == "index":
+            text = f"{text}[{step[1]}]"
+    return text
+
+
+def handed_out(ctx, exit_state) -> dict:
+    """Objects made in the function that the exit state hands to callers: through the return
+    value (`*ret`) or an out-parameter (`**param_i`), as constructors and allocators do."""
+    roots: dict = {}
+    ev, fn = ctx.ev, ctx.fn
+    if exit_state is None:
+        return roots
+    if fn.rv is not None and isinstance(fn.rv.type, T.PtrT):
+        value = ev.read_obj(ctx.env.var_obj(fn.rv), exit_state)
+        for loc, _ in (value.locations() if isinstance(value, GLS) else []):
+            if steps_of(loc) is None:
+                roots.setdefault(loc.root, [["ret"], ["deref"]])
+    for p in fn.params:
+        pobj = ctx.env.var_obj(p)
+        initial = ctx.env.initial_values.get(pobj)
+        if not isinstance(initial, GLS):
+            continue
+        for target, _ in initial.locations():
+            if not isinstance(target.type, T.PtrT):
+                continue
+            value = exit_state.store.get(target)
+            for loc, _ in (value.locations() if isinstance(value, GLS) else []):
+                if steps_of(loc) is None:
+                    roots.setdefault(loc.root, [["param", p.index], ["deref"], ["deref"]])
+    return roots
+
+
+def resolve(ctx, steps, args: list, ret_value, state) -> list[tuple[Obj, int]]:
+    """The caller's objects an interface path names at a call (with their guards)."""
+    ev, c = ctx.ev, ctx.c
+    head = steps[0]
+    value, objs = None, None
+    if head[0] == "param":
+        if head[1] >= len(args):
+            return []
+        value = args[head[1]]
+    elif head[0] == "global":
+        g = ctx.program.globals.get(head[1])
+        if g is None:
+            return []
+        objs = [(ctx.env.var_obj(g.sym), TRUE)]
+    elif head[0] == "ret":
+        value = ret_value
+    for step in steps[1:]:
+        if step[0] == "deref":
+            if value is None:
+                value = _load(ev, objs, state)
+            if not isinstance(value, GLS):
+                return []
+            objs, value = [(l, g) for l, g in value.locations()], None
+        else:
+            if objs is None:
+                return []
+            out = []
+            for obj, g in objs:
+                sub = _step(ev, obj, step)
+                if sub is not None:
+                    out.append((sub, g))
+            objs = out
+    return [(o, g) for o, g in (objs or []) if g != FALSE]
+
+
+def _load(ev, objs, state):
+    if not objs:
+        return None
+    value = ev.read_obj(objs[-1][0], state)
+    for obj, g in reversed(objs[:-1]):
+        value = ev.ite(g, ev.read_obj(obj, state), value)
+    return value
+
+
+def _step(ev, obj: Obj, step):
+    if step[0] == "field":
+        t = obj.type
+        if not isinstance(t, T.StructT) or t.field_type(step[1]) is None:
+            return None
+        return child(obj, step[1], t.field_type(step[1]))
+    if step[0] == "index":
+        t = obj.type
+        return child(obj, step[1], t.elem if isinstance(t, T.ArrT) else t)
+    return None
