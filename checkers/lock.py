@@ -26,7 +26,7 @@ class LockData:
         self.fs = fs
         self.entry: dict = {}      # (addr uid, attr) -> entry value
         self.locks: dict = {}      # addr uid -> representative object
-        self.known: set = set()    # addr uids initialised here (init spec or constructor)
+        self.known: dict = {}      # addr uid -> where it was initialised here (init or constructor)
         self.ops: list = []        # (addr uid, lit, coord, text)
         self.errors: list = []     # (addr uid, lit, coord, op, first_value, from_reported_callee)
         self.acquires: list = []   # (addr uid, lit, coord)
@@ -98,7 +98,8 @@ class LockChecker(Checker):
             data.locks.setdefault(obj.addr.uid, obj)
             if op == "init":
                 ctx.ev.set_attr(st, obj, "#lock", fs.const(U), g)
-                data.known.add(obj.addr.uid)
+                data.known[obj.addr.uid] = ctx.c.OR(data.known.get(obj.addr.uid, -1),
+                                                    ctx.c.AND(path, g))
                 continue
             if op == "destroy":
                 continue

@@ -50,7 +50,10 @@ def _type_a(ctx, checker, data, uid, obj, known) -> bool:
                 break
         if not both:
             return False
+    fallback = None
     for _, lit, coord, kind, first, _, text in errors:
+        if fallback is None and ctx.may(lit, fs.is_(s0, U)) is not None:
+            fallback = (c.AND(lit, fs.is_(s0, U)), coord, kind, text)
         if known:
             follows = lit
         else:
@@ -60,13 +63,22 @@ def _type_a(ctx, checker, data, uid, obj, known) -> bool:
             follows = c.AND(lit, c.OR(c.AND(fs.is_(s0, U), first_acq), c.AND(fs.is_(s0, L), first_rel)))
         if ctx.may(follows) is None:
             continue
-        double = "lock.double-lock" if kind == ACQ else "lock.double-unlock"
-        verb = "acquired" if kind == ACQ else "released"
-        notes = ctx.witness(follows, events=_ops(data, uid))
-        ctx.report(checker.name, double, coord,
-                   f"{obj.display} may be {verb} twice in '{ctx.fn.name}'", notes, statement=text)
+        _issue(ctx, checker, data, uid, obj, follows, coord, kind, text)
+        return True
+    if fallback is not None and not known:
+        # No path errs from the entry state its first operation expects, but both entry states
+        # reach Error: report the first error that a path can reach.
+        _issue(ctx, checker, data, uid, obj, *fallback)
         return True
     return False
+
+
+def _issue(ctx, checker, data, uid, obj, lit, coord, kind, text) -> None:
+    double = "lock.double-lock" if kind == ACQ else "lock.double-unlock"
+    verb = "acquired" if kind == ACQ else "released"
+    notes = ctx.witness(lit, events=_ops(data, uid))
+    ctx.report(checker.name, double, coord,
+               f"{obj.display} may be {verb} twice in '{ctx.fn.name}'", notes, statement=text)
 
 
 def _type_b(ctx, checker, data, lk, exit_state, summary) -> None:
@@ -121,7 +133,7 @@ def _not_released(ctx, checker, data, uid, obj, exit_state) -> None:
     final = exit_state.attrs.get((uid, "#lock"))
     if final is None:
         return
-    g = ctx.lit(exit_state.guard)
+    g = ctx.c.AND(ctx.lit(exit_state.guard), data.known[uid])
     acquires = [(lit, coord) for u, lit, coord in data.acquires if u == uid]
     model = ctx.may(g, fs.is_(final, L), observe=[lit for lit, _ in acquires])
     if model is None:

@@ -80,7 +80,7 @@ def infer(ctx, checker, exit_state) -> dict:
         cause = exit_state.attrs.get((uid, "#lockcause"), fs.const(0))
         rows = []
         for s in ([None] if constructor else [U, L]):
-            entry = [] if s is None else [fs.is_(s0, s)]
+            entry = [data.known[uid]] if s is None else [fs.is_(s0, s)]
             for s2 in (U, L, R, E):
                 base = [g, *entry, fs.is_(final, s2)]
                 for vals in _valuations(ctx, base, lits):
@@ -134,6 +134,8 @@ def prepare(ctx, checker, summary, args, st):
             locks.append((lk, None))
             continue
         objs = ctx.resolve(lk["path"], args, None, st)
+        if objs:  # the callee dereferenced the pointer on every path that reached its exit
+            ctx.restrict(st, ctx.c.OR_all(g for _, g in objs))
         locks.append((lk, [(o, g, ctx.ev.get_attr(st, o, "#lock")) for o, g in objs]))
     return pins, locks
 
@@ -175,6 +177,23 @@ def _enabled(ctx, fs, row, old, pins, pouts) -> int:
     return ctx.c.AND_all(conds)
 
 
+def _choose(ctx, rows, enabled):
+    """Rows with one condition and several outcomes (a Type B callee, or propositions that do not
+    tell its exits apart) are alternatives: fresh choice literals pick exactly one."""
+    groups: dict = {}
+    for i, (ins, s, outs, _, _) in enumerate(rows):
+        groups.setdefault((tuple(ins), s, tuple(outs)), []).append(i)
+    out = list(enabled)
+    for members in groups.values():
+        rest = 1
+        for i in members[:-1]:
+            pick = ctx.c.new_var()
+            out[i] = ctx.c.AND(enabled[i], ctx.c.AND(rest, pick))
+            rest = ctx.c.AND(rest, -pick)
+        out[members[-1]] = ctx.c.AND(enabled[members[-1]], rest)
+    return out
+
+
 def reported_by_callee(rows) -> bool:
     """The callee reaches Error from both entry states under one input valuation: its report."""
     errs = {}
@@ -188,9 +207,10 @@ def _apply_lock(ctx, checker, call, lk, obj, g, old, pins, pouts, st):
     data, fs, c = ctx.data[checker.name], ctx.data[checker.name].fs, ctx.c
     data.locks.setdefault(obj.addr.uid, obj)
     rows = lk["transitions"]
+    enabled = _choose(ctx, rows, [_enabled(ctx, fs, r, old, pins, pouts) for r in rows])
     if lk.get("constructor"):
-        data.known.add(obj.addr.uid)
-    enabled = [_enabled(ctx, fs, r, old, pins, pouts) for r in rows]
+        made = c.AND_all([ctx.lit(st.guard), g, c.OR_all(enabled)])
+        data.known[obj.addr.uid] = c.OR(data.known.get(obj.addr.uid, -1), made)
     stuck = c.OR(fs.is_(old, E), fs.is_(old, R))
     ctx.restrict(st, c.OR(-g, c.OR(stuck, c.OR_all(enabled))))
     path = ctx.lit(st.guard)

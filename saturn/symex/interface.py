@@ -14,8 +14,8 @@ def steps_of(obj: Obj, roots: dict | None = None):
     suffix = []
     cur = obj
     while cur is not None:
-        if roots and cur in roots:
-            return roots[cur] + suffix[::-1]
+        if roots and cur.parent is None and cur.root in roots:
+            return roots[cur.root] + suffix[::-1]
         if cur.parent is not None:
             suffix.append(["field", cur.step] if isinstance(cur.step, str) else ["index", cur.step])
             cur = cur.parent
