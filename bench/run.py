@@ -27,8 +27,11 @@ def run_one(name: str, checkers: str) -> dict:
     out_dir = os.path.join(HERE, "out")
     os.makedirs(out_dir, exist_ok=True)
     out = os.path.join(out_dir, f"{name}.json")
+    db = os.path.join(out_dir, f"{name}.db")
+    if os.path.exists(db):
+        os.remove(db)
     cmd = [sys.executable, "-m", "saturn", "check", "--checkers", checkers, "--format", "json",
-           "-o", out, "--root", os.path.join(HERE, "corpora")]
+           "-o", out, "--root", os.path.join(HERE, "corpora"), "--db", db]
     for f in flags(name):
         cmd += [f[:2], f[2:]]
     cmd += srcs
@@ -41,14 +44,41 @@ def run_one(name: str, checkers: str) -> dict:
     doc = json.load(open(out))
     stats = doc["stats"]
     errors = [ln for ln in proc.stderr.splitlines() if ": error:" in ln or "internal error" in ln]
+    kinds = {}
+    for r in doc["reports"]:
+        kinds[r["kind"]] = kinds.get(r["kind"], 0) + 1
     return {"name": name, "wall": wall, "stats": stats, "reports": len(doc["reports"]),
-            "errors": errors[:10]}
+            "errors": errors[:10], "kinds": kinds, "locks": lock_counts(db)}
+
+
+def lock_counts(db: str) -> dict:
+    """The counts of §2.5.6.2 from the lock summaries in the database."""
+    import sqlite3
+    counts = {"touching": 0, "lock_wrappers": 0, "unlock_wrappers": 0, "follows_return": 0}
+    con = sqlite3.connect(db)
+    for (text,) in con.execute("SELECT summary FROM summaries WHERE checker='lock'"):
+        s = json.loads(text)
+        rows = [r for lk in s.get("locks", []) for r in lk["transitions"]]
+        if not rows:
+            continue
+        counts["touching"] += 1
+        if any(r[1] == 0 and r[3] == 1 for r in rows):
+            counts["lock_wrappers"] += 1
+        if any(r[1] == 1 and r[3] == 0 for r in rows):
+            counts["unlock_wrappers"] += 1
+        ret = [i for i, d in enumerate(s.get("pout", [])) if d["kind"] == "ret"]
+        if ret and any(len({r[3] for r in rows if r[1] == s0 and r[2][ret[0]] == v}) == 1 and
+                       len({r[3] for r in rows if r[1] == s0}) > 1
+                       for s0 in (0, 1) for v in (0, 1)):
+            counts["follows_return"] += 1
+    con.close()
+    return counts
 
 
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("corpora", nargs="*", default=list(CORPORA))
-    ap.add_argument("--checkers", default="assert")
+    ap.add_argument("--checkers", default="assert,lock")
     args = ap.parse_args()
     header = (f"{'corpus':10} {'files':>5} {'skip':>4} {'lines':>8} {'funcs':>6} {'incompl':>7} "
               f"{'unsup':>6} {'reports':>7} {'pre':>6} {'parse':>6} {'lower':>6} {'analyze':>8} "
@@ -65,6 +95,11 @@ def main() -> int:
               f"{ph['preprocess']:>6.1f} {ph['parse']:>6.1f} {ph['lower']:>6.1f} "
               f"{ph['analyze']:>8.1f} {r['wall']:>7.1f} {s['lines'] / r['wall']:>8.0f} "
               f"{s['peak_rss_mb']:>7.0f}")
+        print(f"    report kinds: {r['kinds'] or 'none'}")
+        lk = r["locks"]
+        print(f"    lock summaries: {lk['touching']} functions touch locks, {lk['lock_wrappers']} "
+              f"lock wrappers, {lk['unlock_wrappers']} unlock wrappers, {lk['follows_return']} "
+              f"with the exit state following the return value")
         for e in r["errors"]:
             print(f"    {e}")
     return 0

@@ -152,3 +152,9 @@ class LockChecker(Checker):
 
 
 CHECKER = LockChecker()
+
+
+def configured(config: dict) -> LockChecker:
+    """The checker with the users' own lock functions from the config file."""
+    from .lock_specs import load_user_specs
+    return LockChecker(load_user_specs(config.get("lock", [])))

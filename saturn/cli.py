@@ -43,9 +43,42 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("-o", "--output", metavar="FILE", help="write reports to FILE instead of stdout")
     c.add_argument("--root", default=".", metavar="DIR",
                    help="paths in reports are relative to DIR (default: current directory)")
+    c.add_argument("--db", default=None, metavar="PATH",
+                   help="summary database to write (default .saturn/saturn.db)")
+    c.add_argument("--no-db", action="store_true", help="do not write the summary database")
+    c.add_argument("--config", metavar="FILE",
+                   help="configuration file (default: saturn.toml or [tool.saturn] in "
+                        "pyproject.toml, if present)")
     c.add_argument("--conflict-budget", type=int, default=200_000, metavar="N",
                    help="SAT conflicts allowed per query before a function is incomplete")
+    sm = sub.add_parser("summary", help="print a function's plain-words summaries",
+                        description="Print the plain-words summaries of a function from the "
+                                    "summary database.")
+    sm.add_argument("name", help="function name (or file:name for a static function)")
+    sm.add_argument("--db", default=None, metavar="PATH",
+                    help="summary database (default .saturn/saturn.db)")
     return p
+
+
+def summary(args) -> int:
+    from summaries.render import render
+    from summaries.store import DEFAULT_PATH, Store, StoreError
+    try:
+        store = Store(args.db or DEFAULT_PATH, readonly=True)
+        keys = store.find(args.name)
+    except StoreError as exc:
+        print(f"saturn: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if not keys:
+        print(f"saturn: error: no function '{args.name}' in {store.path}", file=sys.stderr)
+        return EXIT_USAGE
+    for key in keys:
+        rows = store.summaries(key)
+        print(render(key, {name: row["summary"] for name, row in rows.items()}))
+        status = {row["status"] for row in rows.values()}
+        if status != {"ok"}:
+            print(f"  (status: {', '.join(sorted(status))})")
+    return EXIT_OK
 
 
 def _flags(args) -> tuple[str, ...]:
@@ -86,9 +119,28 @@ def check(args) -> int:
             print(n, file=sys.stderr)
         print("saturn: error: no C files to check", file=sys.stderr)
         return EXIT_USAGE
-    from .driver import run_check
+    from .config import ConfigError, load_config
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        print(f"saturn: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    store = None
+    if not args.no_db:
+        from summaries.store import DEFAULT_PATH, Store, StoreError
+        try:
+            store = Store(args.db or DEFAULT_PATH)
+        except StoreError as exc:
+            print(f"saturn: error: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+    from .driver import run_check, store_rows
     options = Options(unroll=args.unroll, conflict_budget=args.conflict_budget)
-    result = run_check(discovery, registry.load(names), options, args.std, args.root)
+    checkers = registry.load(names, config)
+    result = run_check(discovery, checkers, options, args.std, args.root)
+    if store is not None:
+        from . import __version__
+        store.put(store_rows(result.program, result.results, checkers, __version__))
+        store.close()
     fmt = jsonout if args.format == "json" else text
     out = fmt.format_all(result.reports, result.stats)
     if args.output:
@@ -108,6 +160,8 @@ def main(argv=None) -> int:
     try:
         if args.command == "check":
             return check(args)
+        if args.command == "summary":
+            return summary(args)
     except KeyboardInterrupt:
         print("saturn: interrupted", file=sys.stderr)
         return EXIT_USAGE

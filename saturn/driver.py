@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import resource
 import sys
 import time
@@ -72,6 +73,7 @@ def analyze_program(program: Program, checkers, options: Options, log, progress=
     for i, key in enumerate(order):
         fn = program.functions[key]
         callee_sums = {c: summaries[c] for c in fn.callees if c in summaries}
+        t0 = time.perf_counter()
         try:
             res = analyze_function(program, fn, checkers, options, callee_sums)
         except BudgetExceeded as exc:
@@ -86,12 +88,35 @@ def analyze_program(program: Program, checkers, options: Options, log, progress=
                                         f"{type(exc).__name__}: {exc}"])
             log(f"{fn.file}:{fn.line}:1: warning: internal error analysing '{fn.name}': "
                 f"{type(exc).__name__}: {exc}")
+        res.seconds = time.perf_counter() - t0
         results[key] = res
         if res.status == "ok":
             summaries[key] = res.summaries
         if progress:
             progress(i + 1, len(order))
     return results
+
+
+def store_rows(program, results, checkers, version) -> list[tuple]:
+    """Database rows: one per (function, checker), plus the engine's own facts."""
+    rows = []
+    for key, res in results.items():
+        fn = program.functions[key]
+        ir_hash = ir_digest(fn)
+        names = [c.name for c in checkers] + ["<engine>"]
+        for name in names:
+            reports = [r.to_json() for r in res.reports if r.checker == name]
+            rows.append((key, name, fn.name, fn.file, fn.line, ir_hash, version,
+                         res.summaries.get(name, {}), res.status, res.notes, reports,
+                         round(res.seconds, 4)))
+    return rows
+
+
+def ir_digest(fn) -> str:
+    import hashlib
+    text = repr([(b.id, b.stmts, b.term) for _, b in sorted(fn.blocks.items())])
+    text = re.sub(r"#\d+", "", text)  # symbol uids differ between runs
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
 def run_check(discovery: Discovery, checkers, options: Options, std=None, root=".",

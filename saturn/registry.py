@@ -9,9 +9,19 @@ CHECKERS = {
 }
 
 
-def load(names: list[str]):
-    return [importlib.import_module(CHECKERS[n]).CHECKER for n in names]
+def _module(name):
+    return importlib.import_module(CHECKERS[name])
+
+
+def load(names: list[str], config: dict | None = None):
+    """Checker objects; a checker module with `configured(config)` builds one from the config."""
+    out = []
+    for n in names:
+        mod = _module(n)
+        maker = getattr(mod, "configured", None)
+        out.append(maker(config) if (maker and config) else mod.CHECKER)
+    return out
 
 
 def default_names() -> list[str]:
-    return [n for n in CHECKERS if importlib.import_module(CHECKERS[n]).CHECKER.enabled_by_default]
+    return [n for n in CHECKERS if _module(n).CHECKER.enabled_by_default]

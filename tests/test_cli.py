@@ -15,12 +15,12 @@ def saturn(*args, cwd=None):
 
 
 def test_example_reports_and_exit_status():
-    proc = saturn("check", "--checkers", "assert", "examples/demo")
+    proc = saturn("check", "--checkers", "assert", "--no-db", "examples/demo")
     assert proc.returncode == 1, proc.stderr
     lines = proc.stdout.splitlines()
     assert lines[0].startswith("examples/demo/checks.c:12:") and "[assert.violation]" in lines[0]
     assert any("note: id = 2147483647" in ln for ln in lines)
-    assert lines[-1].startswith("saturn: 1 report, 1 file, 0 skipped, 2 functions")
+    assert lines[-1].startswith("saturn: 1 report, 2 files, 0 skipped, 7 functions")
 
 
 def test_json_output_and_determinism():
@@ -85,3 +85,38 @@ def test_preprocessor_flags_reach_the_compiler(tmp_path):
     proc = saturn("check", "--checkers", "assert", "-I", str(tmp_path / "inc"), "-D", "FAIL",
                   "-U", "FAIL", str(tmp_path / "d.c"))
     assert proc.returncode == 0
+
+
+def test_lock_check_writes_database_and_summary_reads_it(tmp_path):
+    db = str(tmp_path / "s.db")
+    proc = saturn("check", "--checkers", "lock", "--db", db, "tests/c/lock/paper.c")
+    assert proc.returncode == 1 and "[lock.double-lock]" in proc.stdout
+    out = saturn("summary", "my_trylock", "--db", db)
+    assert out.returncode == 0
+    assert "lock *param0: [unlocked -> locked if ret != 0] [unlocked -> unlocked if ret == 0] " \
+           "[locked -> error (acquire)]" in out.stdout
+    assert saturn("summary", "no_such_function", "--db", db).returncode == 2
+
+
+def test_corrupt_database_is_an_error_not_a_traceback(tmp_path):
+    bad = tmp_path / "bad.db"
+    bad.write_text("this is not sqlite")
+    for args in (["summary", "f", "--db", str(bad)],
+                 ["check", "--checkers", "lock", "--db", str(bad), "examples/demo"]):
+        proc = saturn(*args)
+        assert proc.returncode == 2 and "not a Saturn database" in proc.stderr
+        assert "Traceback" not in proc.stderr
+
+
+def test_user_lock_specs_from_config(tmp_path):
+    (tmp_path / "saturn.toml").write_text(
+        '[[lock]]\nfunction = "grab"\narg = 0\nop = "acquire"\n'
+        '[[lock]]\nfunction = "drop"\narg = 0\nop = "release"\n')
+    (tmp_path / "u.c").write_text(
+        "struct l { int x; };\nvoid grab(struct l *);\nvoid drop(struct l *);\n"
+        "void f(struct l *a) {\n  grab(a);\n  grab(a);\n}\n")
+    proc = saturn("check", "--checkers", "lock", "--no-db", "u.c", cwd=str(tmp_path))
+    assert proc.returncode == 1 and "u.c:6:" in proc.stdout and "lock.double-lock" in proc.stdout
+    (tmp_path / "saturn.toml").write_text('[[lock]]\nop = "acquire"\n')
+    proc = saturn("check", "--checkers", "lock", "--no-db", "u.c", cwd=str(tmp_path))
+    assert proc.returncode == 2 and "needs a 'function'" in proc.stderr

@@ -32,6 +32,7 @@ class FunctionResult:
     notes: list = field(default_factory=list)
     status: str = "ok"
     havoc_loops: int = 0
+    seconds: float = 0.0
 
 
 def analyze_function(program, fn: N.Function, checkers, options: Options, summaries=None):

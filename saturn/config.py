@@ -1,0 +1,47 @@
+"""The configuration file: `saturn.toml`, or `[tool.saturn]` in `pyproject.toml`, in the current
+directory (or `--config FILE`). Users' own lock functions:
+
+    [[lock]]
+    function = "my_acquire"   # name of the function
+    arg = 0                   # which argument is the lock
+    op = "acquire"            # acquire | release | try | init | destroy
+    success = 0               # for `try`: the return value that means the lock was taken, or "nonzero"
+    mode = "w"                # w (exclusive) or r (shared)
+"""
+from __future__ import annotations
+
+import os
+import tomllib
+
+
+class ConfigError(Exception):
+    pass
+
+
+def load_config(path: str | None = None) -> dict:
+    candidates = [path] if path else ["saturn.toml", "pyproject.toml"]
+    for cand in candidates:
+        if not cand or not os.path.exists(cand):
+            if path:
+                raise ConfigError(f"{path}: no such file")
+            continue
+        try:
+            with open(cand, "rb") as fh:
+                data = tomllib.load(fh)
+        except (tomllib.TOMLDecodeError, OSError) as exc:
+            raise ConfigError(f"{cand}: {exc}") from None
+        if cand.endswith("pyproject.toml") and not path:
+            data = data.get("tool", {}).get("saturn", {})
+        _validate(cand, data)
+        return data
+    return {}
+
+
+def _validate(where: str, data: dict) -> None:
+    for i, entry in enumerate(data.get("lock", [])):
+        if not isinstance(entry, dict) or "function" not in entry:
+            raise ConfigError(f"{where}: lock entry {i + 1} needs a 'function'")
+        if entry.get("op", "acquire") not in ("acquire", "release", "try", "init", "destroy"):
+            raise ConfigError(f"{where}: lock entry {i + 1}: unknown op {entry.get('op')!r}")
+        if entry.get("mode", "w") not in ("w", "r"):
+            raise ConfigError(f"{where}: lock entry {i + 1}: mode must be 'w' or 'r'")

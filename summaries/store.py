@@ -1,0 +1,78 @@
+"""The summary database: SQLite (WAL), one row per (function, checker).
+
+Schema version 1. A row holds the function's key, file, line, a hash of its IR, Saturn's version,
+the summary JSON, status (`ok`/`incomplete`) with notes, the function's reports and its time. The
+web page and `saturn summary` read while an analysis writes (WAL mode)."""
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+
+SCHEMA_VERSION = 1
+DEFAULT_PATH = os.path.join(".saturn", "saturn.db")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS summaries (
+    function TEXT NOT NULL, checker TEXT NOT NULL, name TEXT NOT NULL, file TEXT NOT NULL,
+    line INTEGER NOT NULL, ir_hash TEXT NOT NULL, version TEXT NOT NULL, summary TEXT NOT NULL,
+    status TEXT NOT NULL, notes TEXT NOT NULL, reports TEXT NOT NULL, seconds REAL NOT NULL,
+    PRIMARY KEY (function, checker));
+CREATE INDEX IF NOT EXISTS summaries_name ON summaries(name);
+CREATE INDEX IF NOT EXISTS summaries_file ON summaries(file);
+"""
+
+
+class StoreError(Exception):
+    """The database cannot be opened or is not a Saturn database of a known version."""
+
+
+class Store:
+    def __init__(self, path: str = DEFAULT_PATH, readonly: bool = False):
+        self.path = path
+        try:
+            if readonly:
+                if not os.path.exists(path):
+                    raise StoreError(f"{path}: no such database (run `saturn check` first)")
+                self.db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
+            else:
+                os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+                self.db = sqlite3.connect(path, timeout=30)
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.executescript(_SCHEMA)
+                self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)",
+                                (str(SCHEMA_VERSION),))
+                self.db.commit()
+            row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{path}: not a Saturn database ({exc})") from None
+        if row is None or row[0] != str(SCHEMA_VERSION):
+            raise StoreError(f"{path}: schema version {row[0] if row else '?'} is not "
+                             f"{SCHEMA_VERSION}; remove it to start again")
+
+    def close(self) -> None:
+        self.db.close()
+
+    def put(self, rows: list[tuple]) -> None:
+        """Rows of (function, checker, name, file, line, ir_hash, version, summary, status,
+        notes, reports, seconds); committed together (a killed run loses only what is in flight)."""
+        self.db.executemany("INSERT OR REPLACE INTO summaries VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                            [(*r[:7], json.dumps(r[7], sort_keys=True), r[8],
+                              json.dumps(r[9]), json.dumps(r[10]), r[11]) for r in rows])
+        self.db.commit()
+
+    def find(self, name: str) -> list[str]:
+        """Function keys whose name or key is `name` (a static is `file:name`)."""
+        rows = self.db.execute("SELECT DISTINCT function FROM summaries WHERE name=? OR function=?"
+                               " ORDER BY function", (name, name)).fetchall()
+        return [r[0] for r in rows]
+
+    def summaries(self, key: str) -> dict:
+        rows = self.db.execute("SELECT checker, summary, status, notes FROM summaries "
+                               "WHERE function=? ORDER BY checker", (key,)).fetchall()
+        return {r[0]: {"summary": json.loads(r[1]), "status": r[2], "notes": json.loads(r[3])}
+                for r in rows}
+
+    def count(self) -> int:
+        return self.db.execute("SELECT COUNT(DISTINCT function) FROM summaries").fetchone()[0]
