@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-import re
 import resource
 import sys
 import time
@@ -113,10 +112,26 @@ def store_rows(program, results, checkers, version) -> list[tuple]:
 
 
 def ir_digest(fn) -> str:
+    """A hash of the function's IR (types by their keys, symbols by name: stable across runs)."""
     import hashlib
-    text = repr([(b.id, b.stmts, b.term) for _, b in sorted(fn.blocks.items())])
-    text = re.sub(r"#\d+", "", text)  # symbol uids differ between runs
-    return hashlib.sha256(text.encode()).hexdigest()[:24]
+    h = hashlib.sha256()
+    for _, block in sorted(fn.blocks.items()):
+        h.update(repr((block.id, [_sig(s) for s in block.stmts], _sig(block.term))).encode())
+    return h.hexdigest()[:24]
+
+
+def _sig(x):
+    from .ir import nodes as N
+    from .ir.types import CType
+    if isinstance(x, CType):
+        return x.key()
+    if isinstance(x, N.Symbol):
+        return (x.kind, x.name, x.key)
+    if isinstance(x, (list, tuple)):
+        return tuple(_sig(v) for v in x)
+    if hasattr(x, "__dataclass_fields__"):
+        return (type(x).__name__,) + tuple(_sig(getattr(x, f)) for f in x.__dataclass_fields__)
+    return x
 
 
 def run_check(discovery: Discovery, checkers, options: Options, std=None, root=".",

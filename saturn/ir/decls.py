@@ -15,21 +15,20 @@ class Scope:
         self.names: dict[str, object] = {}   # Symbol | ("typedef", CType) | ("enum", int) | ("func", key)
         self.tags: dict[str, T.CType] = {}
 
-    def lookup(self, name: str):
+    def _find(self, table: str, name: str):
         s = self
         while s is not None:
-            if name in s.names:
-                return s.names[name]
+            found = getattr(s, table)
+            if name in found:
+                return found[name]
             s = s.parent
         return None
 
+    def lookup(self, name: str):
+        return self._find("names", name)
+
     def lookup_tag(self, name: str):
-        s = self
-        while s is not None:
-            if name in s.tags:
-                return s.tags[name]
-            s = s.parent
-        return None
+        return self._find("tags", name)
 
 
 def _attr_names(node) -> set[str]:

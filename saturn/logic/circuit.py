@@ -92,12 +92,7 @@ class Circuit:
         return out
 
     def OR_all(self, lits) -> int:
-        out = FALSE
-        for lit in lits:
-            out = self.OR(out, lit)
-            if out == TRUE:
-                return TRUE
-        return out
+        return -self.AND_all(-lit for lit in lits)
 
     def cone_clauses(self, lits) -> list[list[int]]:
         """Tseitin clauses for every gate under `lits` not yet emitted (explicit stack)."""
