@@ -25,8 +25,11 @@ def report(ctx, checker, exit_state, summary) -> None:
         if exit_state is not None and steps is None and known:
             _not_released(ctx, checker, data, uid, obj, exit_state)
     if exit_state is not None:
+        uid_of = {tuple(map(tuple, steps)): uid for uid, steps in by_uid.items() if steps}
         for lk in summary["locks"]:
-            _type_b(ctx, checker, data, lk, exit_state, summary)
+            uid = uid_of.get(tuple(map(tuple, lk["path"])))
+            if uid is not None:
+                _type_b(ctx, checker, data, uid, lk, exit_state, summary)
 
 
 def _ops(data, uid):
@@ -81,7 +84,7 @@ def _issue(ctx, checker, data, uid, obj, lit, coord, kind, text) -> None:
                f"{obj.display} may be {verb} twice in '{ctx.fn.name}'", notes, statement=text)
 
 
-def _type_b(ctx, checker, data, lk, exit_state, summary) -> None:
+def _type_b(ctx, checker, data, uid, lk, exit_state, summary) -> None:
     rows = lk["transitions"]
     if lk.get("constructor") or reported_by_callee(rows):
         return
@@ -91,10 +94,6 @@ def _type_b(ctx, checker, data, lk, exit_state, summary) -> None:
     for (ins, s, outs), exits in sorted(groups.items(), key=str):
         if not {U, L} <= exits:
             continue
-        uid = next((u for u, o in data.locks.items()
-                    if ctx.interface_steps(o, ctx.handed_out(exit_state)) == lk["path"]), None)
-        if uid is None:
-            return
         fs = data.fs
         s0 = checker._entry_value(data, (uid, "#lock"))
         final = exit_state.attrs.get((uid, "#lock"), s0)
@@ -108,17 +107,13 @@ def _type_b(ctx, checker, data, lk, exit_state, summary) -> None:
         if locked is None or unlocked is None:
             continue
         where, other = ctx.return_coord(locked), ctx.return_coord(unlocked)
-        notes = ctx.witness(c_and(ctx, base + [fs.is_(final, L)]), events=_ops(data, uid))
+        notes = ctx.witness(ctx.c.AND_all(base + [fs.is_(final, L)]), events=_ops(data, uid))
         notes.append(TraceNote(other.file, other.line,
                                f"another path returns here with {lk['name']} unlocked"))
         ctx.report(checker.name, "lock.ambiguous-exit", where,
                    f"'{ctx.fn.name}' may return with {lk['name']} locked or unlocked "
                    f"under the same return condition", notes, statement=f"return {lk['name']}")
         return
-
-
-def c_and(ctx, lits):
-    return ctx.c.AND_all(lits)
 
 
 def _prop_lits(ctx, summary, exit_state):

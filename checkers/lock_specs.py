@@ -11,21 +11,19 @@ from __future__ import annotations
 NONZERO = "nonzero"
 
 
+_KERNEL_FORMS = (
+    ("lock", ("", "_bh", "_irq", "_irqsave", "_nested", "_irqsave_nested", "_bh_nested"),
+     "acquire", None),
+    ("unlock", ("", "_bh", "_irq", "_irqrestore"), "release", None),
+    ("trylock", ("", "_bh", "_irq", "_irqsave"), "try", NONZERO),
+)
+
+
 def _kernel_family(prefix: str, mode: str = "w") -> dict:
-    out = {}
-    for suffix in ("", "_bh", "_irq", "_irqsave", "_nested", "_irqsave_nested", "_bh_nested"):
-        out[f"{prefix}_lock{suffix}"] = ("acquire", 0, None, mode)
-        out[f"_raw_{prefix}_lock{suffix}"] = ("acquire", 0, None, mode)
-        out[f"raw_{prefix}_lock{suffix}"] = ("acquire", 0, None, mode)
-    for suffix in ("", "_bh", "_irq", "_irqrestore"):
-        out[f"{prefix}_unlock{suffix}"] = ("release", 0, None, mode)
-        out[f"_raw_{prefix}_unlock{suffix}"] = ("release", 0, None, mode)
-        out[f"raw_{prefix}_unlock{suffix}"] = ("release", 0, None, mode)
-    for suffix in ("", "_bh", "_irq", "_irqsave"):
-        out[f"{prefix}_trylock{suffix}"] = ("try", 0, NONZERO, mode)
-        out[f"_raw_{prefix}_trylock{suffix}"] = ("try", 0, NONZERO, mode)
-        out[f"raw_{prefix}_trylock{suffix}"] = ("try", 0, NONZERO, mode)
-    return out
+    """`spin_lock_irqsave`, `_raw_spin_lock_irqsave`, `raw_spin_lock_irqsave`, … for one lock kind."""
+    return {f"{raw}{prefix}_{verb}{suffix}": (op, 0, success, mode)
+            for verb, suffixes, op, success in _KERNEL_FORMS
+            for suffix in suffixes for raw in ("", "_raw_", "raw_")}
 
 
 SPECS: dict[str, tuple] = {

@@ -9,13 +9,11 @@ most MAX_PIN candidates, kept only when some transition differs with their value
 """
 from __future__ import annotations
 
-from saturn.checker import FALSE, TRUE
 from saturn.ir import types as T
 
 MAX_PIN = 3
 U, L, R, E = 0, 1, 2, 3
 ACQ, REL = 1, 2
-CAUSE = {ACQ: "acquire", REL: "release"}
 
 
 def _is_int(t) -> bool:
@@ -247,5 +245,3 @@ def _expected_first(rows) -> int:
         return REL
     return 0
 
-
-_ = (FALSE, TRUE, CAUSE)

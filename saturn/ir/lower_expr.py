@@ -248,16 +248,13 @@ class ExprLowering:
         return T.usual_arith(ta, tb)
 
     def branch_value(self, node):
-        """`a && b`, `a || b`, `c ? x : y` whose operands have side effects: control flow."""
-        if isinstance(node, c_ast.TernaryOp) and node.iftrue is None:
-            first = self.lv(node.cond)  # `x ?: y` evaluates x once
-            cond, iftrue = c_ast.ID("<elvis>"), None
-        else:
-            first, cond, iftrue = None, node.cond if isinstance(node, c_ast.TernaryOp) else node, None
-        if isinstance(node, c_ast.TernaryOp):
-            t_node, f_node = node.iftrue, node.iffalse
-            rt = self.join_type(self.type_of(t_node) if t_node is not None else first.type,
-                                self.type_of(f_node))
+        """`a && b`, `a || b`, `c ? x : y` whose operands have side effects: control flow into a
+        temporary. `x ?: y` evaluates x once."""
+        ternary = isinstance(node, c_ast.TernaryOp)
+        first = self.lv(node.cond) if ternary and node.iftrue is None else None
+        if ternary:
+            t_type = self.type_of(node.iftrue) if first is None else first.type
+            rt = self.join_type(t_type, self.type_of(node.iffalse))
         else:
             rt = T.INT
         result = self.b.temp(rt if not isinstance(rt, T.VoidT) else T.INT)
@@ -267,16 +264,16 @@ class ExprLowering:
             self.b.end(N.Branch(N.Read(first.type, first), t_blk.id, f_blk.id, self.coord(node),
                                 source_text(node.cond)))
         else:
-            self.cond(cond, t_blk, f_blk)
-        for blk, branch_node, fixed in ((t_blk, node, 1), (f_blk, node, 0)):
+            self.cond(node.cond if ternary else node, t_blk, f_blk)
+        for blk, sub, fixed in ((t_blk, getattr(node, "iftrue", None), 1),
+                                (f_blk, getattr(node, "iffalse", None), 0)):
             self.b.start(blk)
-            if isinstance(node, c_ast.TernaryOp):
-                sub = node.iftrue if blk is t_blk else node.iffalse
-                val = N.Read(first.type, first) if sub is None else self.rv(sub)
-                if not isinstance(rt, T.VoidT):
-                    self.assign(res_lv, val, node)
-            else:
+            if not ternary:
                 self.b.emit(N.Assign(self.coord(node), res_lv, const(fixed)))
+            elif not isinstance(rt, T.VoidT):
+                self.assign(res_lv, N.Read(first.type, first) if sub is None else self.rv(sub), node)
+            else:
+                self.rv(sub)
             self.b.goto(done)
         self.b.start(done)
         return N.Read(result.type, res_lv)

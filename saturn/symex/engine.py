@@ -84,7 +84,8 @@ def _run(program, fn, unrolled, checkers, options, summaries, havoc):
         for pred, label in inst.preds:
             succs[pred].append((inst.id, label))
     pending: dict[int, list[State]] = defaultdict(list)
-    pending[insts[0].id].append(State(guards.true)) if insts else None
+    if insts:
+        pending[insts[0].id].append(State(guards.true))
     entries: dict[tuple, State] = {}
     exited, entered = set(), set()
     exit_states = []
