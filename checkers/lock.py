@@ -7,13 +7,15 @@ reports of DESIGN.md are issued (lock_reports.py).
 """
 from __future__ import annotations
 
-from saturn.checker import TRUE, CallHook, Checker, FiniteState, callee_summary, set_summary
+from saturn.checker import (TRUE, CallHook, Checker, FiniteState, callee_summary, equals_const,
+                            set_summary)
 
 from . import lock_reports, lock_summary
 from .lock_specs import NONZERO, SPECS
 
 U, L, R, E = 0, 1, 2, 3                     # unlocked, locked (exclusive), read-held, error
 ACQ, REL = 1, 2                             # #lockfirst / #lockcause values
+RECURSIVE_KIND = 1                          # glibc's PTHREAD_MUTEX_RECURSIVE
 NAMES = {U: "unlocked", L: "locked", R: "read-locked", E: "error"}
 _ACQUIRE = {"w": {U: L, L: E, R: E}, "r": {U: R, R: R, L: E}}
 _RELEASE = {L: U, R: U, U: E}
@@ -47,7 +49,7 @@ class LockChecker(Checker):
 
     def begin(self, ctx):
         data = ctx.data[self.name] = LockData(FiniteState(ctx.c, 2))
-        for attr in ("#lock", "#lockfirst", "#lockcause"):
+        for attr in ("#lock", "#lockfirst", "#lockcause", "#lockrec", "#mtype"):
             ctx.ev.attr_defaults[attr] = lambda key, d=data: self._entry_value(d, key)
         ctx.ev.call_hooks.append(CallHook(
             before=lambda call, args, st: self.before(ctx, call, args, st),
@@ -69,7 +71,7 @@ class LockChecker(Checker):
     def before(self, ctx, call, args, st):
         spec = self.spec_of(call)
         if spec is not None:
-            return ("spec", spec, self._locks_of(ctx, args, spec[1]))
+            return ("spec", spec, self._locks_of(ctx, args, spec[1]), args)
         summary = callee_summary(ctx, call.callee, self.name)
         if summary and summary.get("locks"):
             return ("summary", summary, lock_summary.prepare(ctx, self, summary, args, st))
@@ -79,7 +81,7 @@ class LockChecker(Checker):
         if token is None:
             return
         if token[0] == "spec":
-            self.apply_spec(ctx, call, token[1], token[2], ret, st)
+            self.apply_spec(ctx, call, token[1], token[2], ret, st, token[3])
         else:
             lock_summary.apply(ctx, self, call, token[1], token[2], ret, st)
 
@@ -88,9 +90,12 @@ class LockChecker(Checker):
             return []
         return ctx.locations(args[index])
 
-    def apply_spec(self, ctx, call, spec, locks, ret, st):
+    def apply_spec(self, ctx, call, spec, locks, ret, st, args=()):
         op, _, success, mode = spec
         data, fs = ctx.data[self.name], ctx.data[self.name].fs
+        if op in ("settype", "attrinit"):
+            self._mutex_type(ctx, op, locks, args, st)
+            return
         if locks:  # the lock operation dereferences its argument: it is not null here
             ctx.restrict(st, ctx.c.OR_all(g for _, g in locks))
         path = ctx.lit(st.guard)
@@ -98,6 +103,7 @@ class LockChecker(Checker):
             data.locks.setdefault(obj.addr.uid, obj)
             if op == "init":
                 ctx.ev.set_attr(st, obj, "#lock", fs.const(U), g)
+                ctx.ev.set_attr(st, obj, "#lockrec", self._recursive_attr(ctx, args, st), g)
                 data.known[obj.addr.uid] = ctx.c.OR(data.known.get(obj.addr.uid, -1),
                                                     ctx.c.AND(path, g))
                 continue
@@ -111,11 +117,38 @@ class LockChecker(Checker):
             under = ctx.c.AND(g, took) if op == "try" else g
             if op == "try":
                 # A trylock on a lock already held is an error whatever it returns (Fig. 2.8).
-                self.transition(ctx, st, obj, {L: E} if mode != "r" else {}, ACQ, g, call,
+                plain = ctx.c.AND(g, -fs.is_(ctx.ev.get_attr(st, obj, "#lockrec"), 1))
+                self.transition(ctx, st, obj, {L: E} if mode != "r" else {}, ACQ, plain, call,
                                 path, None)
             verb = "releases" if kind == REL else "acquires"
-            self.transition(ctx, st, obj, table, kind, under, call, path,
-                            f"'{call.text}' {verb} {obj.display}")
+            text = f"'{call.text}' {verb} {obj.display}"
+            if kind == ACQ and mode != "r":
+                # A recursive mutex may be taken again by its holder (NOTE [recursive-mutex]).
+                rec = fs.is_(ctx.ev.get_attr(st, obj, "#lockrec"), 1)
+                self.transition(ctx, st, obj, {U: L, L: L, R: E}, kind, ctx.c.AND(under, rec),
+                                call, path, text)
+                under = ctx.c.AND(under, -rec)
+            self.transition(ctx, st, obj, table, kind, under, call, path, text)
+
+    # NOTE [recursive-mutex]: `pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE)` sets the
+    # `#mtype` attribute of the attribute object; `pthread_mutex_init(&m, &a)` copies "recursive"
+    # into the mutex's `#lockrec`, and an acquire of a held recursive mutex keeps it locked (the
+    # depth is not counted: the first unlock releases it). Mutexes of unknown origin are normal.
+    def _mutex_type(self, ctx, op, attrs, args, st) -> None:
+        fs = ctx.data[self.name].fs
+        if op == "attrinit" or len(args) < 2:
+            value = fs.const(0)
+        else:
+            value = fs.ite(equals_const(ctx.c, args[1], RECURSIVE_KIND), fs.const(1), fs.const(0))
+        for obj, g in attrs:
+            ctx.ev.set_attr(st, obj, "#mtype", value, g)
+
+    def _recursive_attr(self, ctx, args, st):
+        fs = ctx.data[self.name].fs
+        attrs = ctx.locations(args[1]) if len(args) > 1 else []
+        rec = ctx.c.OR_all(ctx.c.AND(g, fs.is_(ctx.ev.get_attr(st, a, "#mtype"), 1))
+                           for a, g in attrs)
+        return fs.ite(rec, fs.const(1), fs.const(0))
 
     @staticmethod
     def _success(ctx, ret, success) -> int:

@@ -1,7 +1,8 @@
 """Library lock functions and what they do, as a table (clang-analyzer style).
 
 Each entry: function name → (operation, argument index, success value, mode).
-operation: acquire | release | try (acquires only on success) | init | destroy
+operation: acquire | release | try (acquires only on success) | init | destroy, and for mutex
+attribute objects attrinit | settype (NOTE [recursive-mutex] in lock.py)
 success: for `try`, the return value that means the lock was taken: 0 (pthread, C11 `thrd_success`,
 `down_trylock`, the `_interruptible`/`_killable` forms) or "nonzero" (kernel `spin_trylock`,
 `mutex_trylock`). mode: "w" (exclusive) or "r" (shared: read locks may nest).
@@ -34,6 +35,8 @@ SPECS: dict[str, tuple] = {
     "pthread_mutex_timedlock": ("try", 0, 0, "w"),
     "pthread_mutex_init": ("init", 0, None, "w"),
     "pthread_mutex_destroy": ("destroy", 0, None, "w"),
+    "pthread_mutexattr_init": ("attrinit", 0, None, "w"),
+    "pthread_mutexattr_settype": ("settype", 0, None, "w"),
     "pthread_spin_lock": ("acquire", 0, None, "w"),
     "pthread_spin_unlock": ("release", 0, None, "w"),
     "pthread_spin_trylock": ("try", 0, 0, "w"),

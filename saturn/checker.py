@@ -64,6 +64,13 @@ def callee_summary(ctx, callee_key: str | None, checker_name: str):
     return ctx.summaries.get(callee_key, {}).get(checker_name)
 
 
+def equals_const(circuit, value, k: int) -> int:
+    """The literal for `value == k` (an integer value of the analysis)."""
+    if not isinstance(value, BitVec):
+        return circuit.new_var()
+    return _eq(circuit, value, _const(k, value.width, value.signed))
+
+
 class FiniteState:
     """A small state machine's state as a vector of literals (an attribute value, §2.5)."""
 
