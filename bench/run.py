@@ -28,8 +28,9 @@ def run_one(name: str, checkers: str) -> dict:
     os.makedirs(out_dir, exist_ok=True)
     out = os.path.join(out_dir, f"{name}.json")
     db = os.path.join(out_dir, f"{name}.db")
-    if os.path.exists(db):
-        os.remove(db)
+    for stale in (db, db + "-wal", db + "-shm"):
+        if os.path.exists(stale):
+            os.remove(stale)
     cmd = [sys.executable, "-m", "saturn", "check", "--checkers", checkers, "--format", "json",
            "-o", out, "--root", os.path.join(HERE, "corpora"), "--db", db]
     for f in flags(name):

@@ -6,6 +6,7 @@ import importlib
 CHECKERS = {
     "assert": "checkers.assertion",
     "lock": "checkers.lock",
+    "leak": "checkers.leak",
 }
 
 

@@ -74,4 +74,41 @@ def render(key: str, summaries: dict) -> str:
     return "\n".join(lines)
 
 
-RENDERERS: dict = {}
+def _path(steps) -> str:
+    text = ""
+    for step in steps:
+        kind = step[0]
+        if kind == "param":
+            text = f"param{step[1]}"
+        elif kind == "ret":
+            text = "ret"
+        elif kind == "global":
+            text = str(step[1]).rsplit(":", 1)[-1]
+        elif kind == "deref":
+            text = f"*{text}"
+        elif kind == "field":
+            text = f"({text}).{step[1]}" if text.startswith("*") else f"{text}.{step[1]}"
+        else:
+            text = f"{text}[{step[1]}]"
+    return text
+
+
+def leak_lines(summary: dict) -> list[str]:
+    parts = []
+    if summary.get("allocator"):
+        parts.append("allocator (returns new memory or null)")
+    elif summary.get("returns_param") is not None:
+        parts.append(f"returns param{summary['returns_param']} or null")
+    else:
+        parts.append("not an allocator")
+    for i, when in summary.get("out_alloc", []):
+        parts.append(f"new memory through *param{i}" + (f" if {when}" if when != "always" else ""))
+    if summary.get("fields"):
+        parts.append("result comes with allocated " +
+                     ", ".join(_path([["ret"], ["deref"]] + f) for f in summary["fields"]))
+    escapees = [_path(e) for e in summary.get("escapees", [])]
+    parts.append("escapees: " + (", ".join(escapees) if escapees else "none"))
+    return ["leak: " + "; ".join(parts)]
+
+
+RENDERERS: dict = {"leak": leak_lines}

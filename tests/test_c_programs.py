@@ -13,7 +13,7 @@ from saturn.symex.engine import Options
 from summaries.render import render
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-AREAS = {"assert": ["assert"], "lock": ["lock"]}
+AREAS = {"assert": ["assert"], "lock": ["lock"], "leak": ["leak"]}
 
 CASES = [(area, prog) for area in sorted(AREAS)
          for prog in c_programs(os.path.join(HERE, "c", area))]

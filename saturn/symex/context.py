@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..ir import nodes as N
 from ..logic.circuit import FALSE, TRUE
-from ..memory.gls import GLS
+from ..memory.gls import GLS, make as make_gls
 from ..report.diagnostic import Report, TraceNote
 from . import interface
 
@@ -33,6 +33,25 @@ class FunctionContext:
     def render_path(self, steps) -> str:
         return interface.render(steps)
 
+    def new_object(self, label: str, origin: str = "heap"):
+        """A fresh memory block (what an allocation returns)."""
+        return self.env.fresh_object(None, label, label, origin)
+
+    def view(self, obj, ctype):
+        """The object of type `ctype` at obj's address (§2.2.4.2)."""
+        return self.env.view(obj, ctype)
+
+    def pointer(self, pairs):
+        """A pointer value from (location or None for null, guard Lit) pairs."""
+        return make_gls(self.c, pairs)
+
+    def store(self, lvalue, value, state) -> None:
+        self.ev.store(lvalue, value, state)
+
+    def pointer_slots(self, state):
+        """Every pointer-valued object in a state, with its value."""
+        return [(obj, v) for obj, v in state.store.items() if isinstance(v, GLS)]
+
     def exit_value(self, sym, state):
         return self.ev.read_obj(self.env.var_obj(sym), state)
 
@@ -45,6 +64,7 @@ class FunctionContext:
         self.branches.clear()
         self.returns.clear()
         self.ev.call_hooks.clear()
+        self.ev.store_hooks.clear()
         self.data.pop("<states>", None)
         self.guards.dispose()
 

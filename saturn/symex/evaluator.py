@@ -20,6 +20,7 @@ class Evaluator(ExprEval, LvalueEval):
         self.int_objects: dict[tuple, Obj] = {}   # integer bits cast to a pointer -> its object
         self.call_hooks = []          # objects with before()/after(); NOTE [call-protocol]
         self.noreturn: set[str] = set()  # callees whose summary says they never return
+        self.store_hooks = []         # callables (stmt, old pointer value, state) before a store
         self.attr_defaults = {}       # attribute name -> callable(obj_key) giving its entry value
 
     def note(self, text: str) -> None:
@@ -69,6 +70,10 @@ class Evaluator(ExprEval, LvalueEval):
 
 
 def _assign(ev, stmt, st):
+    if ev.store_hooks and isinstance(stmt.lv.type, T.PtrT):
+        old = ev.load(stmt.lv, st)
+        for hook in ev.store_hooks:
+            hook(stmt, old, st)
     ev.assign(stmt.lv, stmt.value, st)
 
 

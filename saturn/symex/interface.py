@@ -129,10 +129,13 @@ def _load(ev, objs, state):
 
 def _step(ev, obj: Obj, step):
     if step[0] == "field":
-        t = obj.type
-        if not isinstance(t, T.StructT) or t.field_type(step[1]) is None:
-            return None
-        return child(obj, step[1], t.field_type(step[1]))
+        if not isinstance(obj.type, T.StructT) or obj.type.field_type(step[1]) is None:
+            # An untyped block (e.g. from malloc): use a typed view of it that has the field.
+            obj = next((v for _, v in sorted(obj.addr.views.items())
+                        if isinstance(v.type, T.StructT) and v.type.field_type(step[1])), None)
+            if obj is None:
+                return None
+        return child(obj, step[1], obj.type.field_type(step[1]))
     if step[0] == "index":
         t = obj.type
         return child(obj, step[1], t.elem if isinstance(t, T.ArrT) else t)

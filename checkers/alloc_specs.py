@@ -1,0 +1,40 @@
+"""Allocation and release functions, as tables (what each does to memory).
+
+ALLOC: function → kind: "alloc" (returns new memory or null), "realloc" (argument 0's block is
+freed only on success), "dup" (like alloc). OUT_ALLOC: function → (argument whose pointee
+receives new memory, "always" or "ret>=0" for when it does). FREE: function → argument freed.
+NON_CAPTURING: library functions that read or write through their pointer arguments but keep no
+reference, so passing new memory to them does not make it escape; any other function without a
+body or summary is assumed to keep what it is given.
+"""
+from __future__ import annotations
+
+ALLOC = {
+    "malloc": "alloc", "calloc": "alloc", "valloc": "alloc", "pvalloc": "alloc",
+    "aligned_alloc": "alloc", "memalign": "alloc", "strdup": "alloc", "strndup": "alloc",
+    "__strdup": "alloc", "wcsdup": "alloc", "realloc": "realloc", "reallocarray": "realloc",
+}
+OUT_ALLOC = {
+    "asprintf": (0, "ret>=0"), "vasprintf": (0, "ret>=0"), "getline": (0, "always"),
+    "getdelim": (0, "always"), "posix_memalign": (0, "ret==0"),
+}
+FREE = {"free": 0, "cfree": 0}
+
+NON_CAPTURING = frozenset({
+    "memcpy", "memmove", "memset", "memcmp", "memchr", "bzero", "strlen", "strnlen", "strcmp",
+    "strncmp", "strcasecmp", "strncasecmp", "strcpy", "strncpy", "strcat", "strncat", "strchr",
+    "strrchr", "strstr", "strspn", "strcspn", "strtok", "strtol", "strtoul", "strtoll",
+    "strtoull", "strtod", "atoi", "atol", "printf", "fprintf", "sprintf", "snprintf", "vprintf",
+    "vfprintf", "vsprintf", "vsnprintf", "puts", "fputs", "fputc", "putc", "fwrite", "fread",
+    "fgets", "read", "write", "send", "recv", "sscanf", "fscanf", "scanf", "qsort", "bsearch",
+    "perror", "open", "fopen", "stat", "lstat", "access", "unlink", "toupper", "tolower",
+    "__builtin_memcpy", "__builtin_memset", "__builtin_strlen", "__memcpy_chk", "__memset_chk",
+    "__strcpy_chk", "__sprintf_chk", "__snprintf_chk", "__printf_chk", "__fprintf_chk",
+})
+
+
+def load_user_specs(config: dict):
+    """`alloc = ["my_alloc", ...]`, `free = ["my_free", ...]` (argument 0) from the config."""
+    allocs = {name: "alloc" for name in config.get("alloc", [])}
+    frees = {name: 0 for name in config.get("free", [])}
+    return allocs, frees

@@ -1,0 +1,86 @@
+"""The escape and leak conditions of Fig. 2.14, with exclusion sets so that cycles still leak.
+
+Routes are named by the root of the pointer that holds the reference: a local (no escape, unless
+it is an element of a local array — §2.7 counts those as escaped), a global or static, a
+parameter or the return value (escape, unless excluded), a new location l' (escape when l'
+escapes, with l excluded — `via-newloc`), or memory we know nothing about (escape).
+"""
+from __future__ import annotations
+
+from saturn.checker import FALSE, TRUE
+from saturn.ir import types as T
+
+MAX_DEPTH = 4
+ESCAPED = "#escaped"
+
+
+class EscapeRules:
+    def __init__(self, ctx, data, exit_state):
+        self.ctx, self.data, self.st = ctx, data, exit_state
+        self.c = ctx.c
+        self.slots = ctx.pointer_slots(exit_state)
+        self.memo: dict = {}
+        self.route_kind: dict = {}   # pointer object -> (kind, name)
+
+    def points_to(self, value, l) -> int:
+        return self.c.OR_all(g for loc, g in value.entries if loc is not None and loc.root is l)
+
+    def route(self, p):
+        got = self.route_kind.get(p)
+        if got is None:
+            got = self.route_kind[p] = self._classify(p)
+        return got
+
+    def _classify(self, p):
+        root = p.root
+        steps = self.ctx.interface_steps(p)
+        if steps is not None:
+            head = steps[0]
+            return ("param", head[1]) if head[0] == "param" else \
+                ("ret", None) if head[0] == "ret" else ("global", head[1])
+        if root in self.data.new_locs:
+            return ("newloc", root)
+        sym = root.sym
+        if sym is not None and sym.kind in ("local", "temp"):
+            in_array = _inside_array(p)
+            return ("local-array", None) if in_array else ("local", None)
+        if sym is not None and sym.kind == "global":
+            return ("global", sym.key)
+        return ("unknown", None)
+
+    def escaped(self, l, excluded=frozenset()) -> int:
+        key = (l, excluded)
+        if key in self.memo:
+            return self.memo[key]
+        self.memo[key] = FALSE  # a cycle back to (l, X) adds no route
+        fs = self.data.fs
+        out = fs.is_(self.ctx.ev.get_attr(self.st, l, ESCAPED), 1)
+        for p, value in self.slots:
+            guard = self.points_to(value, l)
+            if guard == FALSE:
+                continue
+            kind, name = self.route(p)
+            if kind == "local" or (kind, name) in excluded:
+                continue
+            if kind == "newloc":
+                if name is l or name in {x for _, x in excluded} or len(excluded) >= MAX_DEPTH:
+                    continue
+                guard = self.c.AND(guard, self.escaped(name, excluded | {("newloc", l)}))
+            out = self.c.OR(out, guard)
+            if out == TRUE:
+                break
+        self.memo[key] = out
+        return out
+
+    def leaked(self, l, excluded=frozenset()) -> int:
+        valid = self.data.new_locs[l][0]
+        return self.c.AND(valid, -self.escaped(l, excluded))
+
+
+def _inside_array(p) -> bool:
+    cur = p
+    while cur is not None and cur.parent is not None:
+        if isinstance(cur.step, int):
+            return True
+        cur = cur.parent
+    return False

@@ -1,0 +1,33 @@
+"""`memory.leak` reports: at the allocation (or the allocator's call), once per site, with the
+path to the exit it leaks at and the assignment that overwrote the last pointer to it."""
+from __future__ import annotations
+
+from saturn.report.diagnostic import TraceNote
+
+from .leak_escape import EscapeRules
+
+
+def report(ctx, checker, exit_state) -> None:
+    data = ctx.data[checker.name]
+    if not data.new_locs:
+        return
+    rules = EscapeRules(ctx, data, exit_state)
+    g = ctx.lit(exit_state.guard)
+    sites: dict = {}
+    for obj, (valid, coord, what, text) in data.new_locs.items():
+        sites.setdefault((coord.file, coord.line, coord.col), []).append((obj, coord, what, text))
+    for _, members in sorted(sites.items()):
+        for obj, coord, what, text in members:
+            leaked = ctx.c.AND(g, rules.leaked(obj))
+            returns = [ctx.lit(gr) for gr, _ in ctx.returns]
+            model = ctx.may(leaked, observe=returns)
+            if model is None:
+                continue
+            events = [(lit, cd, t) for o, lit, cd, t in data.events if o is obj]
+            notes = ctx.witness(leaked, events=events)
+            where = ctx.return_coord(model)
+            notes.append(TraceNote(where.file, where.line,
+                                   f"'{ctx.fn.name}' returns here and the block is lost"))
+            ctx.report(checker.name, "memory.leak", coord,
+                       f"memory allocated by '{text}' may be leaked", notes, statement=text)
+            break

@@ -1,0 +1,168 @@
+"""Leak summaries (Fig. 2.15–2.16), inferred at the exit and applied at calls (§2.6.5.3).
+
+Beyond the paper: `returns_param` (the result is parameter i or null — Fig. 2.18's BN_copy),
+`out_alloc` (new memory handed out through `*param_i`, as asprintf and getline do) and `fields`
+(an allocator's result comes with fields it allocated, so freeing only the struct leaks them).
+"""
+from __future__ import annotations
+
+from saturn.checker import equals_const
+from saturn.ir import types as T
+
+from .leak_escape import EscapeRules
+
+RET = ("ret", None)
+
+
+def empty() -> dict:
+    return {"version": 1, "allocator": False, "returns_param": None, "out_alloc": [],
+            "fields": [], "escapees": []}
+
+
+def infer(ctx, checker, exit_state) -> dict:
+    summary = empty()
+    if exit_state is None:
+        return summary
+    data = ctx.data[checker.name]
+    rules = EscapeRules(ctx, data, exit_state)
+    g = ctx.lit(exit_state.guard)
+    if ctx.fn.rv is not None and isinstance(ctx.fn.rv.type, T.PtrT):
+        _result(ctx, data, rules, g, ctx.exit_value(ctx.fn.rv, exit_state), summary)
+    summary["out_alloc"] = _out_allocs(ctx, data, rules, g, exit_state)
+    summary["escapees"] = _escapees(ctx, rules, g, summary["returns_param"])
+    return summary
+
+
+def _result(ctx, data, rules, g, rv, summary) -> None:
+    locs = ctx.locations(rv)
+    new = [(loc, gl) for loc, gl in locs if loc.root in data.new_locs]
+    other = [(loc, gl) for loc, gl in locs if loc.root not in data.new_locs]
+    other_possible = ctx.may(g, ctx.c.OR_all(gl for _, gl in other)) is not None
+    if new and not other_possible and ctx.may(g, ctx.c.OR_all(gl for _, gl in new)):
+        if all(ctx.may(g, gl, rules.escaped(loc.root, frozenset({RET}))) is None
+               for loc, gl in new):
+            summary["allocator"] = True
+            summary["fields"] = _owned_fields(ctx, data, rules, g, {loc.root for loc, _ in new})
+        return
+    if not new and other:
+        params = {tuple(map(tuple, ctx.interface_steps(loc) or [])) for loc, _ in other}
+        if len(params) == 1:
+            steps = next(iter(params))
+            if len(steps) == 2 and steps[0][0] == "param" and steps[1] == ("deref",):
+                summary["returns_param"] = steps[0][1]
+
+
+def _owned_fields(ctx, data, rules, g, roots) -> list:
+    """Pointer fields of the result that hold new memory nothing else refers to."""
+    out = []
+    for p, value in rules.slots:
+        if p.root not in roots or p is p.root:
+            continue
+        for loc, gl in ctx.locations(value):
+            if loc.root in data.new_locs and loc.root not in roots and \
+                    ctx.may(g, gl, rules.escaped(loc.root, frozenset({RET}))) is None:
+                steps = _relative(p)
+                if steps and steps not in out:
+                    out.append(steps)
+    return sorted(out, key=str)
+
+
+def _relative(obj) -> list:
+    steps = []
+    while obj.parent is not None:
+        steps.append(["field", obj.step] if isinstance(obj.step, str) else ["index", obj.step])
+        obj = obj.parent
+    return steps[::-1]
+
+
+def _out_allocs(ctx, data, rules, g, exit_state) -> list:
+    out = []
+    for p in ctx.fn.params:
+        if not (isinstance(p.type, T.PtrT) and isinstance(p.type.target, T.PtrT)):
+            continue
+        initial = ctx.env.initial_values.get(ctx.env.var_obj(p))
+        for slot, _ in ctx.locations(initial) if initial is not None else []:
+            value = exit_state.store.get(slot)
+            new = [(loc, gl) for loc, gl in ctx.locations(value) if loc.root in data.new_locs]
+            if new and all(ctx.may(g, gl, rules.escaped(loc.root, frozenset({("param", p.index)})))
+                           is None for loc, gl in new):
+                valid = ctx.c.OR_all(ctx.c.AND(gl, data.new_locs[loc.root][0]) for loc, gl in new)
+                out.append([p.index, _when(ctx, g, valid, exit_state)])
+                break
+    return out
+
+
+# What the return value says about new memory handed out through a parameter.
+WHEN = ("ret>=0", "ret==0", "ret!=0")
+
+
+def _when(ctx, g, valid, exit_state) -> str:
+    rv = ctx.fn.rv
+    if rv is None or not isinstance(rv.type, T.IntT):
+        return "always"
+    ret = ctx.exit_value(rv, exit_state)
+    for when in WHEN:
+        if ctx.may(g, valid, -when_lit(ctx, when, ret)) is None:
+            return when
+    return "always"
+
+
+def when_lit(ctx, when, ret) -> int:
+    if when == "always" or ret is None:
+        return 1
+    if when == "ret>=0":
+        return -ret.bits[-1] if ret.signed else 1
+    zero = equals_const(ctx.c, ret, 0)
+    return zero if when == "ret==0" else -zero
+
+
+def _escapees(ctx, rules, g, returned=None) -> list:
+    """Parameter-reachable locations that escape by a route other than their parameter. When the
+    summary says the result is parameter i, returning it is no escape (the caller sees it)."""
+    found = []
+    for obj, value in list(ctx.env.initial_values.items()):
+        for loc, _ in ctx.locations(value):
+            steps = ctx.interface_steps(loc)
+            if not steps or steps[0][0] != "param" or steps in found:
+                continue
+            excluded = {("param", steps[0][1])}
+            if returned == steps[0][1]:
+                excluded.add(RET)
+            if ctx.may(g, rules.escaped(loc, frozenset(excluded))):
+                found.append(steps)
+    return sorted(found, key=lambda s: ctx.render_path(s))
+
+
+# -- application --------------------------------------------------------------------------------
+def resolve_escapees(ctx, summary, args, st) -> list:
+    """Before the call's effects (they change what paths lead to): the escapees' objects."""
+    out = []
+    for steps in summary.get("escapees", []):
+        out += ctx.resolve(steps, args, None, st)
+    return out
+
+
+def apply(ctx, checker, call, summary, escapees, args, st) -> None:
+    if escapees:
+        checker.escape(ctx, st, escapees, call.coord, f"'{call.text}' keeps or frees the block")
+    name = (call.callee or "").rsplit(":", 1)[-1]
+    if summary.get("allocator") and call.lv is not None:
+        obj, v = checker.allocate(ctx, st, call.coord, name, call.text)
+        ctx.store(call.lv, ctx.pointer([(obj, v), (None, -v)]), st)
+        typed = ctx.pointer([(ctx.view(obj, getattr(call.lv.type, "target", None)), v)])
+        for steps in summary.get("fields", []):
+            for slot, g in ctx.resolve([["ret"], ["deref"]] + steps, [], typed, st):
+                # A field exists only with the block that holds it.
+                inner, v2 = checker.allocate(ctx, st, call.coord, name, call.text,
+                                             ctx.c.AND(ctx.c.new_var(), v))
+                ctx.ev.store_obj(slot, ctx.pointer([(inner, v2), (None, -v2)]), g, st)
+    elif summary.get("returns_param") is not None and call.lv is not None:
+        i = summary["returns_param"]
+        if i < len(args):
+            pick = ctx.c.new_var()
+            pairs = [(loc, ctx.c.AND(pick, g)) for loc, g in args[i].entries] + [(None, -pick)]
+            ctx.store(call.lv, ctx.pointer(pairs), st)
+    ret = ctx.ev.load(call.lv, st) if call.lv is not None else None
+    for i, when in summary.get("out_alloc", []):
+        valid = ctx.c.AND(ctx.c.new_var(), when_lit(ctx, when, ret))
+        checker.give_out(ctx, st, call, name, checker.slots(ctx, st, args, i), valid)
