@@ -49,7 +49,23 @@ def run_one(name: str, checkers: str) -> dict:
     for r in doc["reports"]:
         kinds[r["kind"]] = kinds.get(r["kind"], 0) + 1
     return {"name": name, "wall": wall, "stats": stats, "reports": len(doc["reports"]),
-            "errors": errors[:10], "kinds": kinds, "locks": lock_counts(db)}
+            "errors": errors[:10], "kinds": kinds, "locks": lock_counts(db),
+            "leaks": leak_counts(db)}
+
+
+def leak_counts(db: str) -> dict:
+    """Allocators found and functions with escapees, from the leak summaries."""
+    import sqlite3
+    counts = {"summaries": 0, "allocators": 0, "escapees": 0, "out_alloc": 0}
+    con = sqlite3.connect(db)
+    for (text,) in con.execute("SELECT summary FROM summaries WHERE checker='leak'"):
+        s = json.loads(text)
+        counts["summaries"] += 1
+        counts["allocators"] += bool(s.get("allocator"))
+        counts["escapees"] += bool(s.get("escapees"))
+        counts["out_alloc"] += bool(s.get("out_alloc"))
+    con.close()
+    return counts
 
 
 def lock_counts(db: str) -> dict:
@@ -79,7 +95,7 @@ def lock_counts(db: str) -> dict:
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("corpora", nargs="*", default=list(CORPORA))
-    ap.add_argument("--checkers", default="assert,lock")
+    ap.add_argument("--checkers", default="assert,lock,leak")
     args = ap.parse_args()
     header = (f"{'corpus':10} {'files':>5} {'skip':>4} {'lines':>8} {'funcs':>6} {'incompl':>7} "
               f"{'unsup':>6} {'reports':>7} {'pre':>6} {'parse':>6} {'lower':>6} {'analyze':>8} "
@@ -101,6 +117,10 @@ def main() -> int:
         print(f"    lock summaries: {lk['touching']} functions touch locks, {lk['lock_wrappers']} "
               f"lock wrappers, {lk['unlock_wrappers']} unlock wrappers, {lk['follows_return']} "
               f"with the exit state following the return value")
+        lk = r["leaks"]
+        print(f"    leak summaries: {lk['summaries']} functions, {lk['allocators']} allocators, "
+              f"{lk['escapees']} with escapees, {lk['out_alloc']} handing memory out through a "
+              f"parameter")
         for e in r["errors"]:
             print(f"    {e}")
     return 0

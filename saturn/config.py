@@ -1,5 +1,10 @@
 """The configuration file: `saturn.toml`, or `[tool.saturn]` in `pyproject.toml`, in the current
-directory (or `--config FILE`). Users' own lock functions:
+directory (or `--config FILE`). Users' own allocation functions:
+
+    alloc = ["my_alloc"]      # returns new memory or null
+    free = ["my_free"]        # frees its first argument
+
+and lock functions:
 
     [[lock]]
     function = "my_acquire"   # name of the function
@@ -38,6 +43,10 @@ def load_config(path: str | None = None) -> dict:
 
 
 def _validate(where: str, data: dict) -> None:
+    for key in ("alloc", "free"):
+        names = data.get(key, [])
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise ConfigError(f"{where}: '{key}' must be a list of function names")
     for i, entry in enumerate(data.get("lock", [])):
         if not isinstance(entry, dict) or "function" not in entry:
             raise ConfigError(f"{where}: lock entry {i + 1} needs a 'function'")

@@ -20,7 +20,7 @@ def test_example_reports_and_exit_status():
     lines = proc.stdout.splitlines()
     assert lines[0].startswith("examples/demo/checks.c:12:") and "[assert.violation]" in lines[0]
     assert any("note: id = 2147483647" in ln for ln in lines)
-    assert lines[-1].startswith("saturn: 1 report, 2 files, 0 skipped, 7 functions")
+    assert lines[-1].startswith("saturn: 1 report, 3 files, 0 skipped, 15 functions")
 
 
 def test_json_output_and_determinism():
@@ -120,3 +120,19 @@ def test_user_lock_specs_from_config(tmp_path):
     (tmp_path / "saturn.toml").write_text('[[lock]]\nop = "acquire"\n')
     proc = saturn("check", "--checkers", "lock", "--no-db", "u.c", cwd=str(tmp_path))
     assert proc.returncode == 2 and "needs a 'function'" in proc.stderr
+
+
+def test_user_alloc_specs_from_config(tmp_path):
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.saturn]\nalloc = ["pool_get"]\nfree = ["pool_put"]\n')
+    (tmp_path / "p.c").write_text(
+        "void *pool_get(int n);\nvoid pool_put(void *p);\n"
+        "void ok(void) { void *a = pool_get(3); pool_put(a); }\n"
+        "void bad(void) {\n  void *b = pool_get(3);\n}\n")
+    proc = saturn("check", "--checkers", "leak", "--no-db", "p.c", cwd=str(tmp_path))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "p.c:5:" in proc.stdout and "[memory.leak]" in proc.stdout
+    assert "p.c:3:" not in proc.stdout
+    (tmp_path / "pyproject.toml").write_text('[tool.saturn]\nalloc = "pool_get"\n')
+    proc = saturn("check", "--checkers", "leak", "--no-db", "p.c", cwd=str(tmp_path))
+    assert proc.returncode == 2 and "must be a list" in proc.stderr
