@@ -71,6 +71,20 @@ class Guards:
             stack.pop()
         return memo[guard]
 
+    def select_lits(self, guards) -> list[int]:
+        """Literals that tell mutually exclusive guards apart, for a multiplexer
+        ITE(l0, v0, ITE(l1, v1, ... v_last)): l_i only has to be right where no earlier guard
+        holds, so it is guard i restricted to that care set (CUDD's generalised cofactor),
+        which is usually one branch variable instead of the whole path condition."""
+        lits = []
+        care = self.false
+        for g in reversed(guards):
+            care = care | g
+            lits.append(self.to_lit(_dd.restrict(g, care)) if hasattr(_dd, "restrict")
+                        else self.to_lit(g))
+        lits.reverse()
+        return lits
+
     def dispose(self) -> None:
         """Drop every node reference so CUDD's manager can shut down cleanly."""
         self._var_of_lit.clear()

@@ -15,7 +15,7 @@ def merge(ev, states: list[State]) -> State | None:
     for s in live[1:]:
         guard = guard | s.guard
     out = State(guard, {}, {})
-    lits = [ev.guards.to_lit(s.guard) for s in live]
+    lits = ev.guards.select_lits([s.guard for s in live])
     for table in ("store", "attrs"):
         tables = [getattr(s, table) for s in live]
         keys = set().union(*tables)
