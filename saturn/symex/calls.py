@@ -1,15 +1,27 @@
-"""Calls: a checker's spec or a callee's summary decides; otherwise the documented default —
-the result is unknown and the call may change what it can reach (pointer arguments' targets and
-globals), but never a file-scope static it cannot see (DESIGN.md "From C to the IR")."""
+"""Calls: memory effects. A callee analysed before its caller changes only the interface objects
+its summary lists (M); otherwise the documented default — the result is unknown and the call may
+change what it can reach (pointer arguments' targets and globals), but never a file-scope static
+it cannot see (DESIGN.md "From C to the IR"). Checkers' attributes are their own business."""
 from __future__ import annotations
 
 from ..ir import nodes as N
 from ..ir import types as T
 from ..memory.gls import GLS
+from .interface import resolve
 
 
 def default_call(ev, call: N.Call, args: list, st) -> None:
     label = f"*{(call.callee or 'call').rsplit(':', 1)[-1]}()"
+    modifies = ev.effects.get(call.callee) if call.callee else None
+    if modifies is not None:
+        # The callee's summary names what it may change (M, §2.5.3): only that becomes unknown.
+        # Every path is resolved before anything changes.
+        targets = [hit for steps in modifies for hit in resolve(ev, steps, args, None, st)]
+        for obj, g in targets:
+            ev.store_obj(obj, ev.fresh_value(obj.type, obj.display), g, st)
+        if call.lv is not None:
+            ev.store(call.lv, ev.fresh_value(call.lv.type, label), st)
+        return
     if call.lv is not None:
         ev.store(call.lv, ev.fresh_value(call.lv.type, label), st)
     roots = set()

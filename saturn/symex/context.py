@@ -28,7 +28,7 @@ class FunctionContext:
         return interface.handed_out(self, exit_state)
 
     def resolve(self, steps, args, ret, state):
-        return interface.resolve(self, steps, args, ret, state)
+        return interface.resolve(self.ev, steps, args, ret, state)
 
     def render_path(self, steps) -> str:
         return interface.render(steps)

@@ -10,6 +10,7 @@ from ..ir.loops import HAVOC, unroll
 from ..logic.bdd import Guards
 from ..logic.circuit import Circuit
 from ..logic.solver import Session
+from . import interface
 from .context import FunctionContext
 from .environment import Environment
 from .evaluator import Evaluator
@@ -62,6 +63,8 @@ def _new_context(program, fn, checkers, options, summaries):
     ctx = FunctionContext(program, fn, ev, session, options)
     ctx.summaries = summaries
     ev.noreturn = {k for k, s in summaries.items() if s.get("<engine>", {}).get("noreturn")}
+    ev.effects = {k: s["<engine>"]["modifies"] for k, s in summaries.items()
+                  if s.get("<engine>", {}).get("modifies") is not None}
     for ch in checkers:
         ch.begin(ctx)
     return ctx
@@ -115,7 +118,9 @@ def _run(program, fn, unrolled, checkers, options, summaries, havoc):
     final = merge(ev, exit_states)
     for ch in checkers:
         ch.finish(ctx, final)
-    ctx.data.setdefault("<summaries>", {})["<engine>"] = {"noreturn": final is None}
+    ctx.data.setdefault("<summaries>", {})["<engine>"] = {
+        "noreturn": final is None,
+        "modifies": interface.modified(ctx.env, final) if final is not None else []}
     stuck = {h for h in entered if h not in exited and _has_exit(fn, unrolled.loops[h])}
     return ctx, stuck
 

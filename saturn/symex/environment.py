@@ -30,6 +30,7 @@ class Environment:
         self.inited: set[str] = set()
         self.init_runner = None                       # set by the engine: runs initializers
         self.by_bits: dict[tuple, Obj] = {}
+        self.by_addr_var: dict[int, Obj] = {}
 
     # -- objects ------------------------------------------------------------------------------
     def var_obj(self, sym: N.Symbol) -> Obj:
@@ -98,7 +99,34 @@ class Environment:
             addr.bits = fresh(self.c, 64, False)
             self.c.require(list(addr.bits.bits))
             self.by_bits[addr.bits.bits] = obj
+            for var in addr.bits.bits:
+                self.by_addr_var[var] = obj
         return addr.bits
+
+    def address_source(self, bits, limit: int = 200000):
+        """The one object whose address an integer was computed from (`(uintptr_t)p + k`), found
+        in the integer's circuit cone, or None (several, none, or too big to look)."""
+        if not self.by_addr_var:
+            return None
+        seen, stack, found = set(), [abs(b) for b in bits], set()
+        defs = self.c.defs
+        while stack:
+            v = stack.pop()
+            if v in seen:
+                continue
+            seen.add(v)
+            if len(seen) > limit:
+                return None
+            obj = self.by_addr_var.get(v)
+            if obj is not None:
+                found.add(obj)
+                if len(found) > 1:
+                    return None
+                continue
+            d = defs.get(v)
+            if d is not None:
+                stack.extend(abs(x) for x in d[1:])
+        return next(iter(found)) if found else None
 
     def derived_object(self, base: Obj, key=None, ctype=None) -> Obj:
         """Pointer arithmetic we do not model (§2.2.4.4) lands on a fresh object: one per base

@@ -17,10 +17,11 @@ class Evaluator(ExprEval, LvalueEval):
         self.where: N.Coord | None = None
         self._functions: dict[str, Obj] = {}
         self._strings: dict[int, Obj] = {}
-        self.int_objects: dict[tuple, Obj] = {}   # integer bits cast to a pointer -> its object
+        self.int_objects: dict = {}   # integer bits cast to a pointer -> the pointer value
         self.call_hooks = []          # objects with before()/after(); NOTE [call-protocol]
         self.noreturn: set[str] = set()  # callees whose summary says they never return
         self.store_hooks = []         # callables (stmt, old pointer value, state) before a store
+        self.effects: dict = {}       # callee key -> interface paths it may modify (its M)
         self.attr_defaults = {}       # attribute name -> callable(obj_key) giving its entry value
 
     def note(self, text: str) -> None:

@@ -61,10 +61,18 @@ class ExprEval:
         known = self.env.by_bits.get(v64.bits)
         if known is not None:  # an integer that came from a pointer goes back to its location
             return gls.single(known)
-        new = self.int_objects.get(v64.bits)
-        if new is None:
-            new = self.env.fresh_object(T.VOID, "*int", "*(pointer from int)", "fresh")
-            self.int_objects[v64.bits] = new
+        got = self.int_objects.get(v64.bits)
+        if got is None:
+            got = self.int_objects[v64.bits] = self._pointer_from_int(v64)
+        return got
+
+    def _pointer_from_int(self, v64: BitVec) -> GLS:
+        source = self.env.address_source(v64.bits)
+        if source is not None:
+            # Address arithmetic on one object (alignment, tagging): still that object's memory
+            # (and not null), as §2.6.7 treats such macros as the identity.
+            return gls.single(self.env.derived_object(source))
+        new = self.env.fresh_object(T.VOID, "*int", "*(pointer from int)", "fresh")
         is_null = -nonzero(self.c, v64)
         return gls.make(self.c, [(None, is_null), (new, -is_null)])
 

@@ -56,6 +56,22 @@ def render(steps) -> str:
     return text
 
 
+def modified(env, exit_state, limit: int = 64):
+    """Interface objects whose exit value may differ from their entry value (M of §2.5.2), or
+    None when there are more than `limit` (callers then assume the worst)."""
+    out = []
+    for obj, value in exit_state.store.items():
+        if value is env.initial_values.get(obj):
+            continue
+        steps = steps_of(obj)
+        if steps is None or steps[0][0] == "ret":
+            continue
+        out.append(steps)
+        if len(out) > limit:
+            return None
+    return sorted(out, key=str)
+
+
 def handed_out(ctx, exit_state) -> dict:
     """Objects made in the function that the exit state hands to callers: through the return
     value (`*ret`) or an out-parameter (`**param_i`), as constructors and allocators do."""
@@ -83,9 +99,8 @@ def handed_out(ctx, exit_state) -> dict:
     return roots
 
 
-def resolve(ctx, steps, args: list, ret_value, state) -> list[tuple[Obj, int]]:
+def resolve(ev, steps, args: list, ret_value, state) -> list[tuple[Obj, int]]:
     """The caller's objects an interface path names at a call (with their guards)."""
-    ev, c = ctx.ev, ctx.c
     head = steps[0]
     value, objs = None, None
     if head[0] == "param":
@@ -93,10 +108,10 @@ def resolve(ctx, steps, args: list, ret_value, state) -> list[tuple[Obj, int]]:
             return []
         value = args[head[1]]
     elif head[0] == "global":
-        g = ctx.program.globals.get(head[1])
+        g = ev.program.globals.get(head[1])
         if g is None:
             return []
-        objs = [(ctx.env.var_obj(g.sym), TRUE)]
+        objs = [(ev.env.var_obj(g.sym), TRUE)]
     elif head[0] == "ret":
         value = ret_value
     for step in steps[1:]:

@@ -111,3 +111,14 @@ void ok_local_array(void) {
 
 char *global_keep;
 void ok_global(void) { global_keep = malloc(3); }
+
+/* Address arithmetic (alignment) keeps the block: zlib-ng's zng_alloc_aligned. */
+#include <stdint.h>
+void *alloc_aligned(unsigned size, unsigned align) {
+    void *ptr = malloc(sizeof(void *) + size + align);
+    uintptr_t ret;
+    if (!ptr) return NULL;
+    ret = (uintptr_t)ptr + align - ((uintptr_t)ptr % align);
+    memcpy((void *)(ret - sizeof(void *)), &ptr, sizeof(void *));
+    return (void *)ret;
+}
