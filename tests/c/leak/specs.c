@@ -122,3 +122,15 @@ void *alloc_aligned(unsigned size, unsigned align) {
     memcpy((void *)(ret - sizeof(void *)), &ptr, sizeof(void *));
     return (void *)ret;
 }
+
+/* A callee changes only what its summary says it modifies (zlib-ng's gz_open and gz_reset). */
+struct st { char *path; int mode; };
+static void st_reset(struct st *s) { s->mode = 0; }
+struct st *st_open(void) {
+    struct st *s = malloc(sizeof *s);
+    if (!s) return NULL;
+    s->path = malloc(4);
+    if (!s->path) { free(s); return NULL; }
+    st_reset(s);
+    return s;
+}
