@@ -7,6 +7,8 @@
 """
 from __future__ import annotations
 
+from saturn.report.paths import render_steps
+
 STATE = {0: "unlocked", 1: "locked", 2: "read-locked", 3: "error", "*": "any"}
 
 
@@ -74,25 +76,6 @@ def render(key: str, summaries: dict) -> str:
     return "\n".join(lines)
 
 
-def _path(steps) -> str:
-    text = ""
-    for step in steps:
-        kind = step[0]
-        if kind == "param":
-            text = f"param{step[1]}"
-        elif kind == "ret":
-            text = "ret"
-        elif kind == "global":
-            text = str(step[1]).rsplit(":", 1)[-1]
-        elif kind == "deref":
-            text = f"*{text}"
-        elif kind == "field":
-            text = f"({text}).{step[1]}" if text.startswith("*") else f"{text}.{step[1]}"
-        else:
-            text = f"{text}[{step[1]}]"
-    return text
-
-
 def leak_lines(summary: dict) -> list[str]:
     parts = []
     if summary.get("allocator"):
@@ -105,8 +88,8 @@ def leak_lines(summary: dict) -> list[str]:
         parts.append(f"new memory through *param{i}" + (f" if {when}" if when != "always" else ""))
     if summary.get("fields"):
         parts.append("result comes with allocated " +
-                     ", ".join(_path([["ret"], ["deref"]] + f) for f in summary["fields"]))
-    escapees = [_path(e) for e in summary.get("escapees", [])]
+                     ", ".join(render_steps([["ret"], ["deref"]] + f) for f in summary["fields"]))
+    escapees = [render_steps(e) for e in summary.get("escapees", [])]
     parts.append("escapees: " + (", ".join(escapees) if escapees else "none"))
     return ["leak: " + "; ".join(parts)]
 

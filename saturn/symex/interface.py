@@ -6,6 +6,7 @@ from ..ir import types as T
 from ..logic.circuit import FALSE, TRUE
 from ..memory.gls import GLS
 from ..memory.locations import Obj, child
+from ..report.paths import render_steps
 
 
 def steps_of(obj: Obj, roots: dict | None = None):
@@ -37,23 +38,7 @@ def steps_of(obj: Obj, roots: dict | None = None):
     return None
 
 
-def render(steps) -> str:
-    text = ""
-    for step in steps:
-        kind = step[0]
-        if kind == "param":
-            text = f"param{step[1]}"
-        elif kind == "global":
-            text = str(step[1]).rsplit(":", 1)[-1]
-        elif kind == "ret":
-            text = "ret"
-        elif kind == "deref":
-            text = f"*{text}"
-        elif kind == "field":
-            text = f"({text}).{step[1]}" if text.startswith("*") else f"{text}.{step[1]}"
-        elif kind == "index":
-            text = f"{text}[{step[1]}]"
-    return text
+render = render_steps
 
 
 def modified(env, exit_state, limit: int = 64):
