@@ -7,7 +7,7 @@ import sys
 
 from . import registry
 from .cfront.discover import from_compile_commands, from_paths
-from .report import jsonout, text
+from .report import jsonout, sarif, text
 from .symex.engine import Options
 
 EXIT_OK, EXIT_REPORTS, EXIT_USAGE = 0, 1, 2
@@ -38,8 +38,16 @@ def _parser() -> argparse.ArgumentParser:
                         f"{', '.join(registry.default_names()) or 'none'})")
     c.add_argument("--unroll", type=int, default=2, metavar="K",
                    help="unroll loops K times before the havoc pass (default 2)")
-    c.add_argument("--format", choices=["text", "json"], default="text",
-                   help="output format (default text)")
+    c.add_argument("--format", choices=["text", "json", "sarif"], default="text",
+                   help="output format (default text); sarif is SARIF 2.1.0")
+    c.add_argument("--baseline", metavar="FILE",
+                   help="reports whose fingerprint is in FILE are known; exit 1 only on new ones")
+    c.add_argument("--update-baseline", metavar="FILE",
+                   help="write the current reports to FILE as the new baseline")
+    c.add_argument("--show-known", action="store_true",
+                   help="with --baseline, also list known reports in text output")
+    c.add_argument("--exit-zero", action="store_true",
+                   help="exit 0 even when there are (new) reports (advisory runs)")
     c.add_argument("-o", "--output", metavar="FILE", help="write reports to FILE instead of stdout")
     c.add_argument("--root", default=".", metavar="DIR",
                    help="paths in reports are relative to DIR (default: current directory)")
@@ -136,22 +144,45 @@ def check(args) -> int:
     from .driver import run_check, store_rows
     options = Options(unroll=args.unroll, conflict_budget=args.conflict_budget)
     checkers = registry.load(names, config)
+    known = None
+    if args.baseline:
+        from .report.baseline import BaselineError, read
+        try:
+            known = read(args.baseline)
+        except BaselineError as exc:
+            print(f"saturn: error: {exc}", file=sys.stderr)
+            return EXIT_USAGE
     result = run_check(discovery, checkers, options, args.std, args.root)
+    reports = _ci_filter(result, args, known)
     if store is not None:
         from . import __version__
         store.put(store_rows(result.program, result.results, checkers, __version__))
         store.close()
-    fmt = jsonout if args.format == "json" else text
-    out = fmt.format_all(result.reports, result.stats)
+    fmt = {"json": jsonout, "sarif": sarif, "text": text}[args.format]
+    out = fmt.format_all(reports, result.stats, args.show_known)
     if args.output:
         with open(args.output, "w", encoding="utf-8") as fh:
             fh.write(out)
-        print(text.summary_line(result.stats, len(result.reports)), file=sys.stderr)
+        print(text.summary_line(result.stats, len(reports)), file=sys.stderr)
     else:
         sys.stdout.write(out)
     if result.stats["files"] == 0:
         return EXIT_USAGE
-    return EXIT_REPORTS if result.reports else EXIT_OK
+    failing = [r for r in reports if r.baseline != "unchanged"]
+    return EXIT_REPORTS if failing and not args.exit_zero else EXIT_OK
+
+
+def _ci_filter(result, args, known):
+    """Inline suppressions, the baseline's marks, and --update-baseline (NOTE in README "CI")."""
+    from .report import baseline, suppress
+    reports, hidden = suppress.split(result.reports, args.root)
+    result.stats["suppressed"] = len(hidden)
+    if known is not None:
+        baseline.mark(reports, known)
+        result.stats["new"] = sum(1 for r in reports if r.baseline == "new")
+    if args.update_baseline:
+        baseline.write(args.update_baseline, reports)
+    return reports
 
 
 def main(argv=None) -> int:

@@ -24,6 +24,7 @@ class Report:
     trace: list[TraceNote] = field(default_factory=list)
     statement: str = ""    # normalised text of the statement involved (for fingerprints)
     fingerprint: str = ""
+    baseline: str = ""     # "new" or "unchanged" when a baseline is given
 
     def sort_key(self):
         return (self.file, self.line, self.column, self.kind, self.message, self.function_key)
@@ -32,6 +33,8 @@ class Report:
         d = asdict(self)
         d.pop("statement")
         d.pop("function_key")
+        if not d["baseline"]:
+            d.pop("baseline")
         return d
 
     @staticmethod

@@ -3,22 +3,28 @@ from __future__ import annotations
 
 
 def format_report(r) -> str:
-    lines = [f"{r.file}:{r.line}:{r.column}: warning: {r.message} [{r.kind}]"]
+    known = " (known)" if r.baseline == "unchanged" else ""
+    lines = [f"{r.file}:{r.line}:{r.column}: warning: {r.message} [{r.kind}]{known}"]
     for n in r.trace:
         lines.append(f"    {n.file}:{n.line}: note: {n.note}")
     return "\n".join(lines)
 
 
-def format_all(reports, stats) -> str:
-    out = [format_report(r) for r in reports]
+def format_all(reports, stats, show_known: bool = False) -> str:
+    out = [format_report(r) for r in reports if show_known or r.baseline != "unchanged"]
     out.append(summary_line(stats, len(reports)))
     return "\n".join(out) + "\n"
 
 
 def summary_line(stats, n_reports: int) -> str:
-    parts = [f"{n_reports} report{'s' if n_reports != 1 else ''}",
+    head = f"{n_reports} report{'s' if n_reports != 1 else ''}"
+    if "new" in stats:
+        head += f" ({stats['new']} new, {n_reports - stats['new']} in the baseline)"
+    parts = [head,
              f"{stats['files']} file{'s' if stats['files'] != 1 else ''}",
              f"{stats['skipped_files']} skipped",
              f"{stats['functions']} functions",
              f"{stats['incomplete']} incomplete"]
+    if stats.get("suppressed"):
+        parts.append(f"{stats['suppressed']} hidden by saturn-ignore")
     return "saturn: " + ", ".join(parts) + f" in {stats['seconds']:.1f}s"
