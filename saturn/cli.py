@@ -57,6 +57,11 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--config", metavar="FILE",
                    help="configuration file (default: saturn.toml or [tool.saturn] in "
                         "pyproject.toml, if present)")
+    c.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
+                   help="worker processes (default: all cores); results do not depend on N")
+    c.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                   help="wall-clock limit per function, a safety net: a function over it is "
+                        "incomplete and the output says so")
     c.add_argument("--conflict-budget", type=int, default=200_000, metavar="N",
                    help="SAT conflicts allowed per query before a function is incomplete")
     sm = sub.add_parser("summary", help="print a function's plain-words summaries",
@@ -103,6 +108,9 @@ def check(args) -> int:
         print(f"saturn: error: unknown checker(s): {', '.join(unknown) or '(none given)'}; "
               f"available: {', '.join(registry.CHECKERS)}", file=sys.stderr)
         return EXIT_USAGE
+    if args.jobs < 1:
+        print("saturn: error: --jobs must be at least 1", file=sys.stderr)
+        return EXIT_USAGE
     if args.unroll < 1:
         print("saturn: error: --unroll must be at least 1", file=sys.stderr)
         return EXIT_USAGE
@@ -141,9 +149,15 @@ def check(args) -> int:
         except StoreError as exc:
             print(f"saturn: error: {exc}", file=sys.stderr)
             return EXIT_USAGE
-    from .driver import run_check, store_rows
-    options = Options(unroll=args.unroll, conflict_budget=args.conflict_budget)
+    from . import __version__
+    from .driver import run_check
+    options = Options(unroll=args.unroll, conflict_budget=args.conflict_budget,
+                      timeout=args.timeout)
     checkers = registry.load(names, config)
+    cache_factory = None
+    if store is not None:
+        from .cache import ResultCache
+        cache_factory = lambda program: ResultCache(store, program, checkers, options, __version__)
     known = None
     if args.baseline:
         from .report.baseline import BaselineError, read
@@ -152,11 +166,11 @@ def check(args) -> int:
         except BaselineError as exc:
             print(f"saturn: error: {exc}", file=sys.stderr)
             return EXIT_USAGE
-    result = run_check(discovery, checkers, options, args.std, args.root)
+    with _progress_bar() as progress:
+        result = run_check(discovery, checkers, options, args.std, args.root, progress=progress,
+                           jobs=args.jobs, cache_factory=cache_factory)
     reports = _ci_filter(result, args, known)
     if store is not None:
-        from . import __version__
-        store.put(store_rows(result.program, result.results, checkers, __version__))
         store.close()
     fmt = {"json": jsonout, "sarif": sarif, "text": text}[args.format]
     out = fmt.format_all(reports, result.stats, args.show_known)
@@ -170,6 +184,25 @@ def check(args) -> int:
         return EXIT_USAGE
     failing = [r for r in reports if r.baseline != "unchanged"]
     return EXIT_REPORTS if failing and not args.exit_zero else EXIT_OK
+
+
+class _progress_bar:
+    """A progress bar on stderr for long runs, silent when stderr is not a terminal."""
+
+    def __enter__(self):
+        self.bar = None
+        return self.update if sys.stderr.isatty() else None
+
+    def update(self, done: int, total: int) -> None:
+        if self.bar is None:
+            from tqdm import tqdm
+            self.bar = tqdm(total=total, unit="fn", file=sys.stderr, leave=False)
+        self.bar.n = done
+        self.bar.refresh()
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.close()
 
 
 def _ci_filter(result, args, known):

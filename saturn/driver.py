@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import resource
+import signal
 import sys
 import time
 from dataclasses import dataclass, field
@@ -10,6 +11,7 @@ from dataclasses import dataclass, field
 from .cfront.discover import Discovery
 from .cfront.parse import parse_text
 from .cfront.preprocess import FrontEndError, preprocess
+from .interproc import schedule
 from .interproc.callgraph import bottom_up
 from .ir.lower import lower_unit
 from .ir.program import Program
@@ -65,48 +67,95 @@ def load_program(discovery: Discovery, std, root, phases, log) -> tuple[Program,
     return program, len(discovery.files) - skipped, skipped
 
 
-def analyze_program(program: Program, checkers, options: Options, log, progress=None) -> dict:
+class FunctionTimeout(Exception):
+    pass
+
+
+_TIMING = [False]   # the alarm only interrupts while a function is being analysed
+
+
+def _on_alarm(signum, frame):
+    if _TIMING[0]:
+        _TIMING[0] = False
+        raise FunctionTimeout()
+
+
+def analyze_one(program, key, checkers, options: Options, callee_sums) -> FunctionResult:
+    """One function, never raising: budgets, timeouts and internal errors make it incomplete."""
+    fn = program.functions[key]
+    t0 = time.perf_counter()
+    if options.timeout:
+        signal.signal(signal.SIGALRM, _on_alarm)
+    try:
+        if options.timeout:
+            _TIMING[0] = True
+            signal.setitimer(signal.ITIMER_REAL, options.timeout)
+        res = analyze_function(program, fn, checkers, options, callee_sums)
+    except BudgetExceeded as exc:
+        res = _incomplete(key, fn, f"over budget ({exc})")
+    except FunctionTimeout:
+        res = _incomplete(key, fn, f"timed out after {options.timeout:g}s (--timeout)")
+        res.timed_out = True
+    except RecursionError:
+        res = _incomplete(key, fn, "expression nesting too deep")
+    except Exception as exc:  # never let one function stop the run; say so instead
+        res = _incomplete(key, fn, f"internal error: {type(exc).__name__}: {exc}")
+    finally:
+        _TIMING[0] = False
+        if options.timeout:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+    res.seconds = time.perf_counter() - t0
+    return res
+
+
+def _incomplete(key, fn, why) -> FunctionResult:
+    return FunctionResult(key, status="incomplete", notes=[f"{fn.file}:{fn.line}: {why}"])
+
+
+def analyze_program(program: Program, checkers, options: Options, log, progress=None,
+                    jobs: int = 1, cache=None) -> dict:
+    """Every function, bottom-up (NOTE [determinism] in interproc/schedule.py). `cache` (a
+    ResultCache) reuses unchanged functions and saves each result as soon as it is known."""
     results: dict[str, FunctionResult] = {}
-    summaries: dict[str, dict] = {}
-    order = bottom_up(program)
-    for i, key in enumerate(order):
-        fn = program.functions[key]
-        callee_sums = {c: summaries[c] for c in fn.callees if c in summaries}
-        t0 = time.perf_counter()
-        try:
-            res = analyze_function(program, fn, checkers, options, callee_sums)
-        except BudgetExceeded as exc:
-            res = FunctionResult(key, status="incomplete",
-                                 notes=[f"{fn.file}:{fn.line}: over budget ({exc})"])
-        except RecursionError:
-            res = FunctionResult(key, status="incomplete",
-                                 notes=[f"{fn.file}:{fn.line}: expression nesting too deep"])
-        except Exception as exc:  # never let one function stop the run; say so instead
-            res = FunctionResult(key, status="incomplete",
-                                 notes=[f"{fn.file}:{fn.line}: internal error: "
-                                        f"{type(exc).__name__}: {exc}"])
-            log(f"{fn.file}:{fn.line}:1: warning: internal error analysing '{fn.name}': "
-                f"{type(exc).__name__}: {exc}")
-        res.seconds = time.perf_counter() - t0
-        results[key] = res
-        if res.status == "ok":
-            summaries[key] = res.summaries
-        if progress:
-            progress(i + 1, len(order))
+
+    def runner(keys, summaries):
+        summaries = dict(summaries)
+        out = []
+        for key in keys:
+            res = analyze_one(program, key, checkers, options, summaries)
+            if res.status == "ok":
+                summaries[key] = res.summaries
+            out.append(res)
+        return out
+
+    def on_done(unit_results):
+        for res in unit_results:
+            results[res.key] = res
+            if cache is not None and not res.reused:
+                cache.save(res)
+            if progress:
+                progress(len(results), len(program.functions))
+        return {r.key: r.summaries for r in unit_results if r.status == "ok"}
+
+    schedule.run(program, runner, jobs, on_done, cache.lookup if cache is not None else None)
+    for key in bottom_up(program):
+        for note in results[key].notes:
+            if "internal error" in note:
+                fn = program.functions[key]
+                log(f"{fn.file}:{fn.line}:1: warning: {note.split(': ', 1)[1]} in '{fn.name}'")
     return results
 
 
-def store_rows(program, results, checkers, version) -> list[tuple]:
+def store_rows(program, results, checkers, version, cache_keys=None) -> list[tuple]:
     """Database rows: one per (function, checker), plus the engine's own facts."""
     rows = []
     for key, res in results.items():
         fn = program.functions[key]
-        ir_hash = ir_digest(fn)
         names = [c.name for c in checkers] + ["<engine>"]
         for name in names:
-            reports = [r.to_json() for r in res.reports if r.checker == name]
-            rows.append((key, name, fn.name, fn.file, fn.line, ir_hash, version,
-                         res.summaries.get(name, {}), res.status, res.notes, reports,
+            reports = [r.to_record() for r in res.reports if r.checker == name]
+            rows.append((key, name, fn.name, fn.file, fn.line, (cache_keys or {}).get(key, ""),
+                         version, res.summaries.get(name, {}), res.status, res.notes, reports,
                          round(res.seconds, 4)))
     return rows
 
@@ -135,23 +184,28 @@ def _sig(x):
 
 
 def run_check(discovery: Discovery, checkers, options: Options, std=None, root=".",
-              log=lambda m: print(m, file=sys.stderr), progress=None) -> RunResult:
+              log=lambda m: print(m, file=sys.stderr), progress=None, jobs: int = 1,
+              cache_factory=None) -> RunResult:
     start = time.perf_counter()
     phases = {"preprocess": 0.0, "parse": 0.0, "lower": 0.0, "analyze": 0.0}
     for note in discovery.notes:
         log(note)
     program, parsed, skipped = load_program(discovery, std, root, phases, log)
     t = time.perf_counter()
-    results = analyze_program(program, checkers, options, log, progress)
+    cache = cache_factory(program) if cache_factory else None
+    results = analyze_program(program, checkers, options, log, progress, jobs, cache)
     phases["analyze"] = time.perf_counter() - t
     reports = [r for res in results.values() for r in res.reports]
     reports.sort(key=lambda r: r.sort_key())
     assign_fingerprints(reports)
-    unsupported = sum(1 for res in results.values() for n in res.notes if "internal error" not in n)
+    unsupported = sum(1 for res in results.values() for n in res.notes
+                      if res.status == "ok" and "internal error" not in n)
     stats = {
         "files": parsed, "skipped_files": skipped, "functions": len(program.functions),
         "incomplete": sum(1 for r in results.values() if r.status != "ok"),
-        "reused": 0, "lines": program.lines, "unsupported": unsupported,
+        "reused": sum(1 for r in results.values() if r.reused), "lines": program.lines,
+        "unsupported": unsupported,
+        "timeouts": sum(1 for r in results.values() if r.timed_out),
         "phases": {k: round(v, 3) for k, v in phases.items()},
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
         "seconds": round(time.perf_counter() - start, 3),

@@ -1,6 +1,7 @@
 """The summary database: SQLite (WAL), one row per (function, checker).
 
-Schema version 1. A row holds the function's key, file, line, a hash of its IR, Saturn's version,
+Schema version 2. A row holds the function's key, file, line, its cache key (saturn/cache.py),
+Saturn's version,
 the summary JSON, status (`ok`/`incomplete`) with notes, the function's reports and its time. The
 web page and `saturn summary` read while an analysis writes (WAL mode)."""
 from __future__ import annotations
@@ -9,14 +10,14 @@ import json
 import os
 import sqlite3
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 DEFAULT_PATH = os.path.join(".saturn", "saturn.db")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS summaries (
     function TEXT NOT NULL, checker TEXT NOT NULL, name TEXT NOT NULL, file TEXT NOT NULL,
-    line INTEGER NOT NULL, ir_hash TEXT NOT NULL, version TEXT NOT NULL, summary TEXT NOT NULL,
+    line INTEGER NOT NULL, cache_key TEXT NOT NULL, version TEXT NOT NULL, summary TEXT NOT NULL,
     status TEXT NOT NULL, notes TEXT NOT NULL, reports TEXT NOT NULL, seconds REAL NOT NULL,
     PRIMARY KEY (function, checker));
 CREATE INDEX IF NOT EXISTS summaries_name ON summaries(name);
@@ -55,12 +56,22 @@ class Store:
         self.db.close()
 
     def put(self, rows: list[tuple]) -> None:
-        """Rows of (function, checker, name, file, line, ir_hash, version, summary, status,
+        """Rows of (function, checker, name, file, line, cache_key, version, summary, status,
         notes, reports, seconds); committed together (a killed run loses only what is in flight)."""
         self.db.executemany("INSERT OR REPLACE INTO summaries VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                             [(*r[:7], json.dumps(r[7], sort_keys=True), r[8],
                               json.dumps(r[9]), json.dumps(r[10]), r[11]) for r in rows])
         self.db.commit()
+
+    def rows_with(self, function: str, cache_key: str) -> dict:
+        """A function's rows by checker, if stored under this cache key."""
+        if not cache_key:
+            return {}
+        rows = self.db.execute("SELECT checker, summary, status, notes, reports, seconds FROM "
+                               "summaries WHERE function=? AND cache_key=?",
+                               (function, cache_key)).fetchall()
+        return {r[0]: {"summary": json.loads(r[1]), "status": r[2], "notes": json.loads(r[3]),
+                       "reports": json.loads(r[4]), "seconds": r[5]} for r in rows}
 
     def find(self, name: str) -> list[str]:
         """Function keys whose name or key is `name` (a static is `file:name`)."""

@@ -3,13 +3,17 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
 
 def saturn(*args, cwd=None):
+    """Run the CLI; `check` without --db/--no-db writes to a throwaway database."""
     env = dict(os.environ, PYTHONPATH=ROOT)
+    if args and args[0] == "check" and "--db" not in args and "--no-db" not in args:
+        args = args + ("--db", os.path.join(tempfile.mkdtemp(prefix="saturn-db-"), "s.db"))
     return subprocess.run([sys.executable, "-m", "saturn", *args], capture_output=True, text=True,
                           cwd=cwd or ROOT, env=env, timeout=300)
 

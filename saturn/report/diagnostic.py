@@ -29,6 +29,10 @@ class Report:
     def sort_key(self):
         return (self.file, self.line, self.column, self.kind, self.message, self.function_key)
 
+    def to_record(self) -> dict:
+        """Everything, for the database (a reused function re-emits its reports from it)."""
+        return asdict(self)
+
     def to_json(self) -> dict:
         d = asdict(self)
         d.pop("statement")
@@ -40,7 +44,7 @@ class Report:
     @staticmethod
     def from_json(d: dict) -> "Report":
         d = dict(d)
-        trace = [TraceNote(**t) for t in d.pop("trace", [])]
+        trace = [TraceNote(**t) if isinstance(t, dict) else t for t in d.pop("trace", [])]
         d.setdefault("function_key", d.get("function", ""))
         return Report(trace=trace, **{k: v for k, v in d.items()
                                       if k in Report.__dataclass_fields__ and k != "trace"})

@@ -25,6 +25,10 @@ def summary_line(stats, n_reports: int) -> str:
              f"{stats['skipped_files']} skipped",
              f"{stats['functions']} functions",
              f"{stats['incomplete']} incomplete"]
+    if stats.get("reused"):
+        parts.append(f"{stats['reused']} reused")
+    if stats.get("timeouts"):
+        parts.append(f"{stats['timeouts']} timed out (--timeout)")
     if stats.get("suppressed"):
         parts.append(f"{stats['suppressed']} hidden by saturn-ignore")
     return "saturn: " + ", ".join(parts) + f" in {stats['seconds']:.1f}s"

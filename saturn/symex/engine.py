@@ -23,6 +23,11 @@ class Options:
     unroll: int = 2
     conflict_budget: int | None = 200_000
     var_budget: int | None = 3_000_000
+    timeout: float | None = None      # wall-clock seconds per function (a safety net)
+
+    def key(self) -> str:
+        """What changes results (for cache keys); the timeout only decides incompleteness."""
+        return f"unroll={self.unroll};conflicts={self.conflict_budget};vars={self.var_budget}"
 
 
 @dataclass
@@ -34,6 +39,8 @@ class FunctionResult:
     status: str = "ok"
     havoc_loops: int = 0
     seconds: float = 0.0
+    reused: bool = False
+    timed_out: bool = False
 
 
 def analyze_function(program, fn: N.Function, checkers, options: Options, summaries=None):

@@ -1,0 +1,52 @@
+"""Incremental analysis: a function is reused from the summary database when its cache key — a
+hash of its IR, its callees' summaries, Saturn's version, the checkers' specs and the options that
+change results — is the one stored; every result is saved as soon as it is known, so a killed run
+loses only the functions in flight."""
+from __future__ import annotations
+
+import hashlib
+import json
+
+from .driver import ir_digest
+from .report.diagnostic import Report
+from .symex.engine import FunctionResult
+
+
+class ResultCache:
+    def __init__(self, store, program, checkers, options, version: str):
+        self.store, self.program = store, program
+        self.names = [c.name for c in checkers] + ["<engine>"]
+        self.checkers, self.version = checkers, version
+        self.base = hashlib.sha256("\x1f".join(
+            [version, options.key()] + [c.specs_fingerprint() for c in checkers]).encode()).hexdigest()
+        self.keys: dict[str, str] = {}
+
+    def key_for(self, fkey: str, summaries: dict) -> str:
+        fn = self.program.functions[fkey]
+        used = {c: summaries[c] for c in sorted(fn.callees) if c in summaries}
+        text = json.dumps([self.base, ir_digest(fn), used], sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+    def lookup(self, keys, summaries):
+        """The stored results of a one-function unit whose key matches, else None."""
+        if len(keys) != 1:
+            return None
+        fkey = keys[0]
+        ck = self.keys[fkey] = self.key_for(fkey, summaries)
+        rows = self.store.rows_with(fkey, ck)
+        if not all(name in rows for name in self.names):
+            return None
+        first = rows[self.names[0]]
+        res = FunctionResult(fkey, status=first["status"], notes=first["notes"], reused=True,
+                             seconds=first["seconds"])
+        for name in self.names:
+            res.summaries[name] = rows[name]["summary"]
+            res.reports += [Report.from_json(r) for r in rows[name]["reports"]]
+        if res.status != "ok":
+            res.summaries = {}
+        return [res]
+
+    def save(self, res: FunctionResult) -> None:
+        from .driver import store_rows
+        self.store.put(store_rows(self.program, {res.key: res}, self.checkers, self.version,
+                                  {res.key: self.keys.get(res.key, "")}))

@@ -1,0 +1,92 @@
+"""Parallel runs give the same output; re-runs reuse unchanged functions; a killed run resumes."""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+from test_cli import HERE, ROOT, saturn
+
+CORPUS = [os.path.join(HERE, "c", "lock"), os.path.join(HERE, "c", "leak")]
+
+
+def _json(*args, cwd=None):
+    proc = saturn("check", "--format", "json", *args, cwd=cwd)
+    doc = json.loads(proc.stdout)
+    return doc["reports"], doc["stats"]
+
+
+def test_results_do_not_depend_on_the_number_of_workers(tmp_path):
+    one, _ = _json("--no-db", "--jobs", "1", *CORPUS)
+    two, _ = _json("--no-db", "--jobs", "2", *CORPUS)
+    three, _ = _json("--no-db", "--jobs", "3", *CORPUS)
+    assert one and one == two == three
+
+
+def _tree(tmp_path):
+    tree = tmp_path / "t"
+    tree.mkdir()
+    (tree / "a.c").write_text(
+        "#include <stdlib.h>\n"
+        "char *mk(int n) { return malloc(n); }\n"
+        "char *mk2(int n) { return mk(n + 1); }\n"
+        "void use(void) { char *p = mk2(3); }\n"
+        "int other(int x) { return x * 2; }\n")
+    return tree
+
+
+def test_rerun_reuses_and_edit_reanalyses_only_what_changed(tmp_path):
+    tree = _tree(tmp_path)
+    db = str(tmp_path / "s.db")
+    first, s1 = _json("--db", db, "--jobs", "1", ".", cwd=str(tree))
+    again, s2 = _json("--db", db, "--jobs", "1", ".", cwd=str(tree))
+    assert s1["reused"] == 0 and s2["reused"] == s2["functions"] and first == again
+    # Editing `other` changes no summary its callers use: everything else is reused.
+    src = (tree / "a.c").read_text().replace("x * 2", "x * 3")
+    (tree / "a.c").write_text(src)
+    _, s3 = _json("--db", db, "--jobs", "1", ".", cwd=str(tree))
+    assert s3["reused"] == s3["functions"] - 1
+    # Making `mk` no allocator changes its summary: mk, mk2 and use run again.
+    (tree / "a.c").write_text(src.replace("return malloc(n);", "static char b[8]; return b;"))
+    leaks, s4 = _json("--db", db, "--jobs", "1", ".", cwd=str(tree))
+    assert s4["reused"] == s4["functions"] - 3 and not leaks
+    out = saturn("check", "--db", db, ".", cwd=str(tree)).stdout
+    assert f"{s4['functions']} reused" in out
+
+
+def test_killed_run_resumes_with_the_same_output(tmp_path):
+    tree = tmp_path / "big"
+    shutil.copytree(os.path.join(HERE, "c", "lock"), tree / "lock")
+    shutil.copytree(os.path.join(HERE, "c", "leak"), tree / "leak")
+    expected, _ = _json("--no-db", "--jobs", "1", ".", cwd=str(tree))
+    db = str(tmp_path / "s.db")
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    proc = subprocess.Popen([sys.executable, "-m", "saturn", "check", "--db", db, "--jobs", "1",
+                             "--format", "json", "."], cwd=str(tree), env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 60
+    import sqlite3
+    while time.time() < deadline:  # wait until some functions are saved, then kill -9
+        time.sleep(0.05)
+        try:
+            con = sqlite3.connect(db)
+            n = con.execute("SELECT COUNT(DISTINCT function) FROM summaries").fetchone()[0]
+            con.close()
+        except sqlite3.Error:
+            n = 0
+        if n >= 5:
+            break
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    resumed, stats = _json("--db", db, "--jobs", "1", ".", cwd=str(tree))
+    assert stats["reused"] >= 5
+    assert resumed == expected
+
+
+def test_timeout_marks_functions_incomplete(tmp_path):
+    tree = _tree(tmp_path)
+    proc = saturn("check", "--no-db", "--timeout", "0.000001", ".", cwd=str(tree))
+    assert "timed out (--timeout)" in proc.stdout and "incomplete" in proc.stdout
+    assert proc.returncode in (0, 1) and "Traceback" not in proc.stderr
