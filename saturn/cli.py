@@ -70,7 +70,27 @@ def _parser() -> argparse.ArgumentParser:
     sm.add_argument("name", help="function name (or file:name for a static function)")
     sm.add_argument("--db", default=None, metavar="PATH",
                     help="summary database (default .saturn/saturn.db)")
+    sv = sub.add_parser("serve", help="browse the summary database in a web page",
+                        description="Serve the summary database as a web page (read-only).")
+    sv.add_argument("--db", default=None, metavar="PATH",
+                    help="summary database (default .saturn/saturn.db)")
+    sv.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    sv.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     return p
+
+
+def serve(args) -> int:
+    from summaries.store import DEFAULT_PATH, Store, StoreError
+    from summaries.web.app import serve as run_server
+    path = args.db or DEFAULT_PATH
+    try:
+        Store(path, readonly=True).close()
+    except StoreError as exc:
+        print(f"saturn: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    print(f"saturn: serving {path} on http://{args.host}:{args.port}/", file=sys.stderr)
+    run_server(path, args.host, args.port)
+    return EXIT_OK
 
 
 def summary(args) -> int:
@@ -171,6 +191,8 @@ def check(args) -> int:
                            jobs=args.jobs, cache_factory=cache_factory)
     reports = _ci_filter(result, args, known)
     if store is not None:
+        calls = {(k, c) for k, fn in result.program.functions.items() for c in fn.callees}
+        store.record_run(args.root, calls)
         store.close()
     fmt = {"json": jsonout, "sarif": sarif, "text": text}[args.format]
     out = fmt.format_all(reports, result.stats, args.show_known)
@@ -226,6 +248,8 @@ def main(argv=None) -> int:
             return check(args)
         if args.command == "summary":
             return summary(args)
+        if args.command == "serve":
+            return serve(args)
     except KeyboardInterrupt:
         print("saturn: interrupted", file=sys.stderr)
         return EXIT_USAGE

@@ -7,6 +7,10 @@ if ! command -v cc >/dev/null 2>&1 && ! command -v gcc >/dev/null 2>&1; then
   # Saturn preprocesses with the system compiler and the real glibc headers.
   apt-get update -qq && apt-get install -y -qq gcc libc6-dev >/dev/null
 fi
+if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
+  # The web page is tested in a real headless browser: Debian's chromium and its driver.
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi

@@ -1,6 +1,8 @@
 """The summary database: SQLite (WAL), one row per (function, checker).
 
-Schema version 2. A row holds the function's key, file, line, its cache key (saturn/cache.py),
+Schema version 3. `summaries` has one row per (function, checker); `functions` one per function
+with the facts the web page filters on; `calls` the call graph of the last run; `meta` the run's
+root (the source view serves only files recorded here). A `summaries` row holds the function's key, file, line, its cache key (saturn/cache.py),
 Saturn's version,
 the summary JSON, status (`ok`/`incomplete`) with notes, the function's reports and its time. The
 web page and `saturn summary` read while an analysis writes (WAL mode)."""
@@ -10,7 +12,9 @@ import json
 import os
 import sqlite3
 
-SCHEMA_VERSION = 2
+from .facts import FLAGS, facts
+
+SCHEMA_VERSION = 3
 DEFAULT_PATH = os.path.join(".saturn", "saturn.db")
 
 _SCHEMA = """
@@ -22,7 +26,31 @@ CREATE TABLE IF NOT EXISTS summaries (
     PRIMARY KEY (function, checker));
 CREATE INDEX IF NOT EXISTS summaries_name ON summaries(name);
 CREATE INDEX IF NOT EXISTS summaries_file ON summaries(file);
+CREATE TABLE IF NOT EXISTS functions (
+    function TEXT PRIMARY KEY, name TEXT NOT NULL, file TEXT NOT NULL, line INTEGER NOT NULL,
+    status TEXT NOT NULL, reports INTEGER NOT NULL, seconds REAL NOT NULL, flags TEXT NOT NULL,
+    touches_locks INTEGER, lock_wrapper INTEGER, unlock_wrapper INTEGER, follows_return INTEGER,
+    allocator INTEGER, escapees INTEGER, out_alloc INTEGER);
+CREATE INDEX IF NOT EXISTS functions_name ON functions(name);
+CREATE INDEX IF NOT EXISTS functions_file ON functions(file);
+CREATE TABLE IF NOT EXISTS calls (caller TEXT NOT NULL, callee TEXT NOT NULL,
+                                  PRIMARY KEY (caller, callee));
+CREATE INDEX IF NOT EXISTS calls_callee ON calls(callee);
 """
+
+
+def _function_rows(rows):
+    by_fn: dict = {}
+    for r in rows:
+        by_fn.setdefault(r[0], []).append(r)
+    out = []
+    for key, group in by_fn.items():
+        first = group[0]
+        f = facts({r[1]: r[7] for r in group})
+        flags = [name for name in FLAGS if f[name]]
+        out.append((key, first[2], first[3], first[4], first[8], sum(len(r[10]) for r in group),
+                    first[11], ",".join(flags), *(int(f[name]) for name in FLAGS)))
+    return out
 
 
 class StoreError(Exception):
@@ -61,6 +89,15 @@ class Store:
         self.db.executemany("INSERT OR REPLACE INTO summaries VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                             [(*r[:7], json.dumps(r[7], sort_keys=True), r[8],
                               json.dumps(r[9]), json.dumps(r[10]), r[11]) for r in rows])
+        self.db.executemany("INSERT OR REPLACE INTO functions VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                            _function_rows(rows))
+        self.db.commit()
+
+    def record_run(self, root: str, calls) -> None:
+        """The run's root directory and its call graph (caller, callee) pairs."""
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES ('root', ?)", (os.path.abspath(root),))
+        self.db.execute("DELETE FROM calls")
+        self.db.executemany("INSERT OR IGNORE INTO calls VALUES (?, ?)", sorted(calls))
         self.db.commit()
 
     def rows_with(self, function: str, cache_key: str) -> dict:

@@ -1,0 +1,99 @@
+"""Read-side queries over the summary database, for `saturn serve` and its JSON API."""
+from __future__ import annotations
+
+import json
+import os
+
+from .facts import FLAGS
+
+FILTERS = ("has_reports", "incomplete") + FLAGS
+CHECKER_FLAGS = {"lock": "touches_locks", "leak": None}
+LIMIT = 200
+
+
+def search(db, q: str = "", filters=(), checker: str = "", limit: int = LIMIT) -> list[dict]:
+    where, args = [], []
+    if q:
+        # One scan of a short column: `instr` is cheaper than LIKE, and a static's key is its
+        # file and name, which both columns already hold.
+        where.append("(instr(name, ?) > 0 OR instr(file, ?) > 0)")
+        args += [q, q]
+    for f in filters:
+        if f == "has_reports":
+            where.append("reports > 0")
+        elif f == "incomplete":
+            where.append("status != 'ok'")
+        elif f in FLAGS:
+            where.append(f"{f} = 1")
+    if checker and CHECKER_FLAGS.get(checker):
+        where.append(f"{CHECKER_FLAGS[checker]} = 1")
+    sql = ("SELECT function, name, file, line, status, reports, flags FROM functions"
+           + (" WHERE " + " AND ".join(where) if where else "")
+           + " ORDER BY name, function LIMIT ?")
+    rows = db.execute(sql, (*args, limit)).fetchall()
+    return [{"key": r[0], "name": r[1], "file": r[2], "line": r[3], "status": r[4],
+             "reports": r[5], "flags": [x for x in r[6].split(",") if x]} for r in rows]
+
+
+def function(db, key: str) -> dict | None:
+    row = db.execute("SELECT function, name, file, line, status, reports, seconds, flags "
+                     "FROM functions WHERE function=?", (key,)).fetchone()
+    if row is None:
+        return None
+    checkers = {}
+    for c, summary, status, notes, reports, seconds in db.execute(
+            "SELECT checker, summary, status, notes, reports, seconds FROM summaries "
+            "WHERE function=? ORDER BY checker", (key,)):
+        checkers[c] = {"summary": json.loads(summary), "status": status,
+                       "notes": json.loads(notes), "reports": json.loads(reports),
+                       "seconds": seconds}
+    callers = [r[0] for r in db.execute("SELECT caller FROM calls WHERE callee=? ORDER BY caller",
+                                        (key,))]
+    callees = [r[0] for r in db.execute("SELECT callee FROM calls WHERE caller=? ORDER BY callee",
+                                        (key,))]
+    known = {r[0] for r in db.execute(
+        f"SELECT function FROM functions WHERE function IN ({','.join('?' * len(callers + callees))})",
+        callers + callees)} if callers or callees else set()
+    return {"key": row[0], "name": row[1], "file": row[2], "line": row[3], "status": row[4],
+            "reports": row[5], "seconds": row[6], "flags": [x for x in row[7].split(",") if x],
+            "checkers": checkers,
+            "callers": [{"key": k, "analysed": k in known} for k in callers],
+            "callees": [{"key": k, "analysed": k in known} for k in callees]}
+
+
+def reports(db) -> dict[str, list[dict]]:
+    grouped: dict[str, list[dict]] = {}
+    for key, blob in db.execute("SELECT function, reports FROM summaries WHERE reports != '[]' "
+                                "ORDER BY function, checker"):
+        for r in json.loads(blob):
+            r = dict(r, function_key=key)
+            grouped.setdefault(r["kind"], []).append(r)
+    for items in grouped.values():
+        items.sort(key=lambda r: (r["file"], r["line"], r["message"]))
+    return dict(sorted(grouped.items()))
+
+
+def overview(db) -> dict:
+    one = lambda sql: db.execute(sql).fetchone()[0]  # noqa: E731
+    out = {"functions": one("SELECT COUNT(*) FROM functions"),
+           "incomplete": one("SELECT COUNT(*) FROM functions WHERE status != 'ok'"),
+           "with_reports": one("SELECT COUNT(*) FROM functions WHERE reports > 0"),
+           "reports": one("SELECT COALESCE(SUM(reports), 0) FROM functions"),
+           "files": one("SELECT COUNT(DISTINCT file) FROM functions")}
+    for flag in FLAGS:
+        out[flag] = one(f"SELECT COUNT(*) FROM functions WHERE {flag} = 1")
+    return out
+
+
+def source(db, key: str) -> tuple[str, list[str]] | None:
+    """The source of a function's file — only a file the database records, under the run's root."""
+    row = db.execute("SELECT file FROM functions WHERE function=?", (key,)).fetchone()
+    root = db.execute("SELECT value FROM meta WHERE key='root'").fetchone()
+    if row is None:
+        return None
+    path = row[0] if os.path.isabs(row[0]) else os.path.join(root[0] if root else ".", row[0])
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return row[0], fh.read().splitlines()
+    except OSError:
+        return None

@@ -1,0 +1,1 @@
+"""`saturn serve`: the summary database as a web page (Flask + Jinja templates), read-only."""

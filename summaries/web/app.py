@@ -1,0 +1,102 @@
+"""The summary browser: search, function, reports and overview pages, and a JSON API under /api/.
+Read-only: each request opens the database in read-only mode, so it works while an analysis
+writes (WAL). Everything from source or the database goes through Jinja's autoescaping."""
+from __future__ import annotations
+
+import sqlite3
+
+from flask import Flask, abort, g, jsonify, render_template, request, url_for
+
+from .. import queries
+from ..render import render
+from ..store import Store, StoreError
+
+
+def create_app(db_path: str) -> Flask:
+    app = Flask(__name__)
+    app.config["DB_PATH"] = db_path
+
+    def db():
+        if "db" not in g:
+            try:
+                g.store = Store(db_path, readonly=True)
+            except StoreError as exc:
+                abort(500, str(exc))
+            g.db = g.store.db
+        return g.db
+
+    @app.teardown_appcontext
+    def close(_exc):
+        if "store" in g:
+            g.store.close()
+
+    def search_args():
+        filters = [f for f in queries.FILTERS if request.args.get(f)]
+        return request.args.get("q", "").strip(), filters, request.args.get("checker", "")
+
+    @app.route("/")
+    def search_page():
+        q, filters, checker = search_args()
+        results = queries.search(db(), q, filters, checker)
+        return render_template("search.html", q=q, filters=filters, checker=checker,
+                               all_filters=queries.FILTERS, results=results,
+                               limit=queries.LIMIT)
+
+    @app.route("/f/<path:key>")
+    def function_page(key):
+        info = queries.function(db(), key)
+        if info is None:
+            abort(404)
+        summary_text = render(key, {c: v["summary"] for c, v in info["checkers"].items()})
+        src = queries.source(db(), key)
+        reports = [r for c in info["checkers"].values() for r in c["reports"]]
+        marked = {r["line"] for r in reports if src and r["file"] == src[0]}
+        noted = {n["line"] for r in reports for n in r["trace"] if src and n["file"] == src[0]}
+        return render_template("function.html", f=info, summary_text=summary_text,
+                               reports=reports, source=src, marked=marked, noted=noted)
+
+    @app.route("/reports")
+    def reports_page():
+        return render_template("reports.html", groups=queries.reports(db()))
+
+    @app.route("/overview")
+    def overview_page():
+        return render_template("overview.html", o=queries.overview(db()))
+
+    @app.route("/api/search")
+    def api_search():
+        q, filters, checker = search_args()
+        return jsonify(queries.search(db(), q, filters, checker))
+
+    @app.route("/api/function/<path:key>")
+    def api_function(key):
+        info = queries.function(db(), key)
+        if info is None:
+            abort(404)
+        return jsonify(info)
+
+    @app.route("/api/source/<path:key>")
+    def api_source(key):
+        src = queries.source(db(), key)
+        if src is None:
+            abort(404)
+        return jsonify({"file": src[0], "lines": src[1]})
+
+    @app.route("/api/reports")
+    def api_reports():
+        return jsonify(queries.reports(db()))
+
+    @app.route("/api/overview")
+    def api_overview():
+        return jsonify(queries.overview(db()))
+
+    @app.errorhandler(sqlite3.Error)
+    def db_error(exc):
+        return render_template("error.html", message=f"database error: {exc}"), 500
+
+    app.jinja_env.globals["fn_url"] = lambda key: url_for("function_page", key=key)
+    return app
+
+
+def serve(db_path: str, host: str, port: int) -> None:
+    create_app(db_path).run(host=host, port=port, threaded=True, use_reloader=False)
