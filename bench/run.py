@@ -42,11 +42,12 @@ def run_one(name: str, checkers: str, jobs: str = "1") -> dict:
     wall = time.perf_counter() - t
     if proc.returncode not in (0, 1):
         return {"name": name, "error": proc.stderr[-2000:]}
+    doc = json.load(open(out))
     t = time.perf_counter()
-    rerun = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT,
+    rerun = subprocess.run(cmd[:cmd.index("-o") + 1] + [out + ".rerun"] + cmd[cmd.index("-o") + 2:],
+                           capture_output=True, text=True, cwd=ROOT,
                            env=dict(os.environ, PYTHONPATH=ROOT))
     rerun_wall = time.perf_counter() - t if rerun.returncode in (0, 1) else float("nan")
-    doc = json.load(open(out))
     stats = doc["stats"]
     errors = [ln for ln in proc.stderr.splitlines() if ": error:" in ln or "internal error" in ln]
     kinds = {}

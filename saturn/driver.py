@@ -207,7 +207,8 @@ def run_check(discovery: Discovery, checkers, options: Options, std=None, root="
         "unsupported": unsupported,
         "timeouts": sum(1 for r in results.values() if r.timed_out),
         "phases": {k: round(v, 3) for k, v in phases.items()},
-        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "peak_rss_mb": round(max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+                                 resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024, 1),
         "seconds": round(time.perf_counter() - start, 3),
     }
     return RunResult(reports, stats, results, program)
