@@ -59,6 +59,9 @@ def _parser() -> argparse.ArgumentParser:
                         "pyproject.toml, if present)")
     c.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
                    help="worker processes (default: all cores); results do not depend on N")
+    c.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                   help="send the analysis to a Dask distributed scheduler instead of local "
+                        "worker processes")
     c.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
                    help="wall-clock limit per function, a safety net: a function over it is "
                         "incomplete and the output says so")
@@ -187,8 +190,17 @@ def check(args) -> int:
             print(f"saturn: error: {exc}", file=sys.stderr)
             return EXIT_USAGE
     with _progress_bar() as progress:
-        result = run_check(discovery, checkers, options, args.std, args.root, progress=progress,
-                           jobs=args.jobs, cache_factory=cache_factory)
+        try:
+            result = run_check(discovery, checkers, options, args.std, args.root,
+                               progress=progress, jobs=args.jobs, cache_factory=cache_factory,
+                               scheduler=args.scheduler)
+        except OSError as exc:  # e.g. the Dask scheduler cannot be reached
+            print(f"saturn: error: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+        except ImportError:
+            print("saturn: error: --scheduler needs Dask: pip install 'saturn-c[cluster]'",
+                  file=sys.stderr)
+            return EXIT_USAGE
     reports = _ci_filter(result, args, known)
     if store is not None:
         calls = {(k, c) for k, fn in result.program.functions.items() for c in fn.callees}

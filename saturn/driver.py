@@ -112,21 +112,34 @@ def _incomplete(key, fn, why) -> FunctionResult:
     return FunctionResult(key, status="incomplete", notes=[f"{fn.file}:{fn.line}: {why}"])
 
 
-def analyze_program(program: Program, checkers, options: Options, log, progress=None,
-                    jobs: int = 1, cache=None) -> dict:
-    """Every function, bottom-up (NOTE [determinism] in interproc/schedule.py). `cache` (a
-    ResultCache) reuses unchanged functions and saves each result as soon as it is known."""
-    results: dict[str, FunctionResult] = {}
+class UnitRunner:
+    """Analyses one unit (an SCC's members in order); picklable, for Dask workers."""
 
-    def runner(keys, summaries):
+    def __init__(self, checkers, options):
+        self.checkers, self.options = checkers, options
+
+    def __call__(self, program, keys, summaries):
+        sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
         summaries = dict(summaries)
         out = []
         for key in keys:
-            res = analyze_one(program, key, checkers, options, summaries)
+            res = analyze_one(program, key, self.checkers, self.options, summaries)
             if res.status == "ok":
                 summaries[key] = res.summaries
             out.append(res)
         return out
+
+
+def analyze_program(program: Program, checkers, options: Options, log, progress=None,
+                    jobs: int = 1, cache=None, scheduler: str | None = None) -> dict:
+    """Every function, bottom-up (NOTE [determinism] in interproc/schedule.py). `cache` (a
+    ResultCache) reuses unchanged functions and saves each result as soon as it is known."""
+    results: dict[str, FunctionResult] = {}
+
+    unit_runner = UnitRunner(checkers, options)
+
+    def runner(keys, summaries):
+        return unit_runner(program, keys, summaries)
 
     def on_done(unit_results):
         for res in unit_results:
@@ -137,7 +150,17 @@ def analyze_program(program: Program, checkers, options: Options, log, progress=
                 progress(len(results), len(program.functions))
         return {r.key: r.summaries for r in unit_results if r.status == "ok"}
 
-    schedule.run(program, runner, jobs, on_done, cache.lookup if cache is not None else None)
+    pool = None
+    if scheduler:
+        pool = schedule.DaskPool(scheduler, program, unit_runner)
+    elif jobs > 1:
+        pool = schedule.LocalPool(jobs, runner)
+    try:
+        schedule.run(program, runner, jobs, on_done, cache.lookup if cache is not None else None,
+                     pool)
+    finally:
+        if pool is not None:
+            pool.close()
     for key in bottom_up(program):
         for note in results[key].notes:
             if "internal error" in note:
@@ -185,7 +208,7 @@ def _sig(x):
 
 def run_check(discovery: Discovery, checkers, options: Options, std=None, root=".",
               log=lambda m: print(m, file=sys.stderr), progress=None, jobs: int = 1,
-              cache_factory=None) -> RunResult:
+              cache_factory=None, scheduler: str | None = None) -> RunResult:
     start = time.perf_counter()
     phases = {"preprocess": 0.0, "parse": 0.0, "lower": 0.0, "analyze": 0.0}
     for note in discovery.notes:
@@ -193,7 +216,7 @@ def run_check(discovery: Discovery, checkers, options: Options, std=None, root="
     program, parsed, skipped = load_program(discovery, std, root, phases, log)
     t = time.perf_counter()
     cache = cache_factory(program) if cache_factory else None
-    results = analyze_program(program, checkers, options, log, progress, jobs, cache)
+    results = analyze_program(program, checkers, options, log, progress, jobs, cache, scheduler)
     phases["analyze"] = time.perf_counter() - t
     reports = [r for res in results.values() for r in res.reports]
     reports.sort(key=lambda r: r.sort_key())

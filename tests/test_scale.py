@@ -90,3 +90,18 @@ def test_timeout_marks_functions_incomplete(tmp_path):
     proc = saturn("check", "--no-db", "--timeout", "0.000001", ".", cwd=str(tree))
     assert "timed out (--timeout)" in proc.stdout and "incomplete" in proc.stdout
     assert proc.returncode in (0, 1) and "Traceback" not in proc.stderr
+
+
+def test_dask_cluster_gives_the_same_reports(tmp_path):
+    """A local Dask cluster of two worker processes on loopback, driven through --scheduler."""
+    from distributed import LocalCluster
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None) as cluster:
+        remote, stats = _json("--no-db", "--scheduler", cluster.scheduler_address, *CORPUS)
+    local, _ = _json("--no-db", "--jobs", "1", *CORPUS)
+    assert remote == local and stats["functions"] > 50
+
+
+def test_unreachable_scheduler_is_a_clean_error():
+    proc = saturn("check", "--no-db", "--scheduler", "tcp://127.0.0.1:9", CORPUS[0])
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr

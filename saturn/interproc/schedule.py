@@ -3,7 +3,8 @@ run when the units they call are done — in this process, or in a pool of worke
 
 NOTE [determinism]: a unit's result depends only on the program and its callees' summaries, which
 are the same whatever the number of workers; units of one SCC run in one task, in sorted order.
-Workers are forked after the program is lowered, so tasks carry only keys and summaries.
+Local workers are forked after the program is lowered, so tasks carry only keys and summaries;
+a Dask cluster gets the program once (scattered to every worker).
 """
 from __future__ import annotations
 
@@ -33,10 +34,54 @@ def _run_unit(keys, summaries):
     return _STATE["runner"](keys, summaries)
 
 
-def run(program, runner, jobs: int, on_done, cached=None) -> None:
+def _remote_unit(bundle, keys, summaries):
+    """A Dask task: the scattered (program, unit runner) bundle, one unit's keys and summaries."""
+    program, runner = bundle
+    return runner(program, keys, summaries)
+
+
+class LocalPool:
+    """Worker processes forked from this one (they share the lowered program)."""
+
+    def __init__(self, jobs, runner):
+        _STATE["runner"] = runner
+        self.pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"))
+
+    def submit(self, keys, summaries):
+        return self.pool.submit(_run_unit, keys, summaries)
+
+    def wait_any(self, futures):
+        return wait(futures, return_when=FIRST_COMPLETED)[0]
+
+    def close(self):
+        self.pool.shutdown()
+
+
+class DaskPool:
+    """A Dask distributed cluster: the program goes to every worker once; a task carries one
+    unit's keys and its callees' summaries and returns results; only the driver writes the DB."""
+
+    def __init__(self, address, program, remote_runner):
+        from distributed import Client
+        self.client = Client(address, timeout=10)
+        self.bundle = self.client.scatter((program, remote_runner), broadcast=True)
+
+    def submit(self, keys, summaries):
+        return self.client.submit(_remote_unit, self.bundle, keys, summaries, pure=False)
+
+    def wait_any(self, futures):
+        from distributed import wait as dask_wait
+        return dask_wait(list(futures), return_when="FIRST_COMPLETED").done
+
+    def close(self):
+        self.client.close()
+
+
+def run(program, runner, jobs: int, on_done, cached=None, pool=None) -> None:
     """Run `runner(keys, callee_summaries) -> [results]` over every unit, callees first.
     `cached(keys, summaries)` may return results without running; `on_done(results)` takes each
-    unit's results (in this process) and returns the summaries they contribute."""
+    unit's results (in this process) and returns the summaries they contribute. Units go to
+    `pool` (LocalPool/DaskPool) when given, else run here."""
     members, deps = units(program)
     summaries: dict[str, dict] = {}
     waiting = {i: set(d) for i, d in deps.items()}
@@ -58,26 +103,17 @@ def run(program, runner, jobs: int, on_done, cached=None) -> None:
                 ready.append(u)
         ready.sort()
 
-    if jobs <= 1:
+    running = {}
+    while ready or running:
         while ready:
             i = ready.pop(0)
             got = cached(members[i], inputs(i)) if cached else None
-            finish(i, got if got is not None else runner(members[i], inputs(i)))
-        return
-    _STATE["runner"] = runner
-    ctx = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
-        running = {}
-        while ready or running:
-            while ready:
-                i = ready.pop(0)
-                got = cached(members[i], inputs(i)) if cached else None
-                if got is not None:
-                    finish(i, got)
-                    continue
-                running[pool.submit(_run_unit, members[i], inputs(i))] = i
-            if not running:
-                continue
-            done, _ = wait(running, return_when=FIRST_COMPLETED)
-            for fut in sorted(done, key=lambda f: running[f]):
+            if got is not None:
+                finish(i, got)
+            elif pool is None:
+                finish(i, runner(members[i], inputs(i)))
+            else:
+                running[pool.submit(members[i], inputs(i))] = i
+        if running:
+            for fut in sorted(pool.wait_any(running), key=lambda f: running[f]):
                 finish(running.pop(fut), fut.result())
