@@ -17,6 +17,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from corpora import CORPORA, files, flags  # noqa: E402
+import peers  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -53,7 +54,14 @@ def run_one(name: str, checkers: str, jobs: str = "1") -> dict:
     kinds = {}
     for r in doc["reports"]:
         kinds[r["kind"]] = kinds.get(r["kind"], 0) + 1
-    return {"name": name, "wall": wall, "rerun": rerun_wall, "stats": stats, "reports": len(doc["reports"]),
+    flat = [x for f in flags(name) for x in ([f] if not f.startswith(("-D", "-I")) else [f])]
+    peer = {}
+    for tool, run in (("clang", peers.clang), ("cppcheck", peers.cppcheck)):
+        if peers.available("clang-14" if tool == "clang" else tool):
+            peer[tool] = run(srcs, flat)
+    saturn_reports = sorted((r["file"], r["line"], r["kind"]) for r in doc["reports"])
+    return {"name": name, "wall": wall, "rerun": rerun_wall, "stats": stats, "peers": peer,
+            "saturn_reports": saturn_reports, "reports": len(doc["reports"]),
             "errors": errors[:10], "kinds": kinds, "locks": lock_counts(db),
             "leaks": leak_counts(db)}
 
@@ -124,6 +132,15 @@ def main() -> int:
         print(f"    lock summaries: {lk['touching']} functions touch locks, {lk['lock_wrappers']} "
               f"lock wrappers, {lk['unlock_wrappers']} unlock wrappers, {lk['follows_return']} "
               f"with the exit state following the return value")
+        for tool, (secs, found) in sorted(r["peers"].items()):
+            print(f"    {tool}: {secs:.1f}s (Saturn/{tool} time ratio {r['wall'] / secs:.2f}), "
+                  f"{len(found)} lock/leak reports")
+            for f, line, chk, msg in found[:8]:
+                print(f"        {os.path.relpath(f, ROOT) if os.path.isabs(f) else f}:{line}: [{chk}] {msg[:90]}")
+        if not r["peers"]:
+            print("    clang-14 / cppcheck not installed: no comparison (apt-get install clang-14 cppcheck)")
+        for f, line, kind in r["saturn_reports"][:8]:
+            print(f"        saturn: {f}:{line}: [{kind}]")
         lk = r["leaks"]
         print(f"    leak summaries: {lk['summaries']} functions, {lk['allocators']} allocators, "
               f"{lk['escapees']} with escapees, {lk['out_alloc']} handing memory out through a "

@@ -40,7 +40,8 @@ class ResultCache:
         res = FunctionResult(fkey, status=first["status"], notes=first["notes"], reused=True,
                              seconds=first["seconds"])
         for name in self.names:
-            res.summaries[name] = rows[name]["summary"]
+            if rows[name]["summary"]:  # a checker without summaries stores {}: keep it absent
+                res.summaries[name] = rows[name]["summary"]
             res.reports += [Report.from_json(r) for r in rows[name]["reports"]]
         if res.status != "ok":
             res.summaries = {}

@@ -105,3 +105,11 @@ def test_dask_cluster_gives_the_same_reports(tmp_path):
 def test_unreachable_scheduler_is_a_clean_error():
     proc = saturn("check", "--no-db", "--scheduler", "tcp://127.0.0.1:9", CORPUS[0])
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
+
+
+def test_rerun_reuses_everything_with_a_checker_that_has_no_summaries(tmp_path):
+    tree = _tree(tmp_path)
+    db = str(tmp_path / "s.db")
+    _json("--db", db, "--checkers", "assert,lock,leak", ".", cwd=str(tree))
+    _, stats = _json("--db", db, "--checkers", "assert,lock,leak", ".", cwd=str(tree))
+    assert stats["reused"] == stats["functions"]
