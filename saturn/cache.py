@@ -21,18 +21,28 @@ class ResultCache:
             [version, options.key()] + [c.specs_fingerprint() for c in checkers]).encode()).hexdigest()
         self.keys: dict[str, str] = {}
 
-    def key_for(self, fkey: str, summaries: dict) -> str:
-        fn = self.program.functions[fkey]
-        used = {c: summaries[c] for c in sorted(fn.callees) if c in summaries}
-        text = json.dumps([self.base, ir_digest(fn), used], sort_keys=True)
+    def key_for(self, keys, summaries: dict) -> str:
+        """One key for a unit: its members' IR and the summaries of the callees outside it."""
+        fns = [self.program.functions[k] for k in keys]
+        used = {c: summaries[c] for c in sorted(set().union(*(f.callees for f in fns)))
+                if c in summaries}
+        text = json.dumps([self.base, [ir_digest(f) for f in fns], used], sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:32]
 
     def lookup(self, keys, summaries):
-        """The stored results of a one-function unit whose key matches, else None."""
-        if len(keys) != 1:
-            return None
-        fkey = keys[0]
-        ck = self.keys[fkey] = self.key_for(fkey, summaries)
+        """The stored results of a unit (one function, or the members of a cycle) whose key
+        matches, else None."""
+        ck = self.key_for(keys, summaries)
+        self.keys.update((fkey, ck) for fkey in keys)  # what `save` stores, hit or miss
+        results = []
+        for fkey in keys:
+            got = self._stored(fkey, ck)
+            if got is None:
+                return None
+            results.append(got)
+        return results
+
+    def _stored(self, fkey, ck):
         rows = self.store.rows_with(fkey, ck)
         if not all(name in rows for name in self.names):
             return None
@@ -45,7 +55,7 @@ class ResultCache:
             res.reports += [Report.from_json(r) for r in rows[name]["reports"]]
         if res.status != "ok":
             res.summaries = {}
-        return [res]
+        return res
 
     def save(self, res: FunctionResult) -> None:
         from .driver import store_rows

@@ -113,3 +113,16 @@ def test_rerun_reuses_everything_with_a_checker_that_has_no_summaries(tmp_path):
     _json("--db", db, "--checkers", "assert,lock,leak", ".", cwd=str(tree))
     _, stats = _json("--db", db, "--checkers", "assert,lock,leak", ".", cwd=str(tree))
     assert stats["reused"] == stats["functions"]
+
+
+def test_rerun_reuses_mutually_recursive_functions(tmp_path):
+    tree = tmp_path / "r"
+    tree.mkdir()
+    (tree / "r.c").write_text(
+        "int odd(int n);\nint even(int n) { return n == 0 ? 1 : odd(n - 1); }\n"
+        "int odd(int n) { return n == 0 ? 0 : even(n - 1); }\n"
+        "int top(int n) { return even(n); }\n")
+    db = str(tmp_path / "s.db")
+    _json("--db", db, ".", cwd=str(tree))
+    _, stats = _json("--db", db, ".", cwd=str(tree))
+    assert stats["reused"] == stats["functions"] == 3
