@@ -40,14 +40,16 @@ def relative_to(root: str):
     return rel
 
 
-def load_program(discovery: Discovery, std, root, phases, log) -> tuple[Program, int, int]:
+def load_program(discovery: Discovery, std, root, phases, log, tu_cache=None):
+    """(program, files parsed, files skipped)."""
     program, skipped, rel = Program(), 0, relative_to(root)
+    parse = tu_cache.parse if tu_cache is not None else parse_text
     for src in discovery.files:
         t0 = time.perf_counter()
         try:
             text = preprocess(src, std)
             t1 = time.perf_counter()
-            tu = parse_text(text, src.path)
+            tu = parse(text, src.path)
             t2 = time.perf_counter()
             lower_unit(program, tu.ast, src.path, rel)
             program.lines += tu.lines
@@ -208,12 +210,12 @@ def _sig(x):
 
 def run_check(discovery: Discovery, checkers, options: Options, std=None, root=".",
               log=lambda m: print(m, file=sys.stderr), progress=None, jobs: int = 1,
-              cache_factory=None, scheduler: str | None = None) -> RunResult:
+              cache_factory=None, scheduler: str | None = None, tu_cache=None) -> RunResult:
     start = time.perf_counter()
     phases = {"preprocess": 0.0, "parse": 0.0, "lower": 0.0, "analyze": 0.0}
     for note in discovery.notes:
         log(note)
-    program, parsed, skipped = load_program(discovery, std, root, phases, log)
+    program, parsed, skipped = load_program(discovery, std, root, phases, log, tu_cache)
     t = time.perf_counter()
     cache = cache_factory(program) if cache_factory else None
     results = analyze_program(program, checkers, options, log, progress, jobs, cache, scheduler)
