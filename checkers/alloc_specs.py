@@ -9,16 +9,34 @@ body or summary is assumed to keep what it is given.
 """
 from __future__ import annotations
 
+# The kernel's (specs override the static-inline bodies by name; the out-of-line callees those
+# bodies reach are listed too). `devm_*` memory belongs to its device and is freed with it, so
+# devm_ allocators are deliberately absent: their results are never leaks.
+KERNEL_ALLOC = (
+    "kmalloc", "kzalloc", "kcalloc", "kmalloc_array", "kmalloc_node", "kzalloc_node",
+    "kcalloc_node", "kmalloc_array_node", "__kmalloc", "__kmalloc_node", "kmalloc_trace",
+    "kmalloc_node_trace", "kmalloc_large", "kmalloc_large_node", "__kmalloc_node_track_caller",
+    "kmem_cache_alloc", "kmem_cache_zalloc", "kmem_cache_alloc_node", "kmem_cache_alloc_lru",
+    "kstrdup", "kstrndup", "kstrdup_const", "kmemdup", "kmemdup_nul", "memdup_user",
+    "vmemdup_user", "memdup_user_nul", "vmalloc", "vzalloc", "vmalloc_node", "vzalloc_node",
+    "__vmalloc", "__vmalloc_node", "vmalloc_user", "vmalloc_32", "vmalloc_array", "vcalloc",
+    "kvmalloc", "kvzalloc", "kvcalloc", "kvmalloc_array", "kvmalloc_node", "kvzalloc_node",
+    "kasprintf", "kvasprintf",
+)
+
 ALLOC = {
     "malloc": "alloc", "calloc": "alloc", "valloc": "alloc", "pvalloc": "alloc",
     "aligned_alloc": "alloc", "memalign": "alloc", "strdup": "alloc", "strndup": "alloc",
     "__strdup": "alloc", "wcsdup": "alloc", "realloc": "realloc", "reallocarray": "realloc",
+    **{name: "alloc" for name in KERNEL_ALLOC},
+    "krealloc": "realloc", "krealloc_array": "realloc", "kvrealloc": "realloc",
 }
 OUT_ALLOC = {
     "asprintf": (0, "ret>=0"), "vasprintf": (0, "ret>=0"), "getline": (0, "always"),
     "getdelim": (0, "always"), "posix_memalign": (0, "ret==0"),
 }
-FREE = {"free": 0, "cfree": 0}
+FREE = {"free": 0, "cfree": 0, "kfree": 0, "kvfree": 0, "vfree": 0, "kfree_sensitive": 0,
+        "kvfree_sensitive": 0, "kzfree": 0, "kmem_cache_free": 1, "kfree_const": 0}
 
 NON_CAPTURING = frozenset({
     "memcpy", "memmove", "memset", "memcmp", "memchr", "bzero", "strlen", "strnlen", "strcmp",

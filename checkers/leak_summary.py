@@ -36,7 +36,8 @@ def infer(ctx, checker, exit_state) -> dict:
 def _result(ctx, data, rules, g, rv, summary) -> None:
     locs = ctx.locations(rv)
     new = [(loc, gl) for loc, gl in locs if loc.root in data.new_locs]
-    other = [(loc, gl) for loc, gl in locs if loc.root not in data.new_locs]
+    # Error pointers are failures, as null is (NOTE [error-pointers]).
+    other = [(loc, gl) for loc, gl in locs if loc.root not in data.new_locs and loc.origin != "int"]
     other_possible = ctx.may(g, ctx.c.OR_all(gl for _, gl in other)) is not None
     if new and not other_possible and ctx.may(g, ctx.c.OR_all(gl for _, gl in new)):
         if all(ctx.may(g, gl, rules.escaped(loc.root, frozenset({RET}))) is None

@@ -11,6 +11,9 @@ C_SUFFIXES = (".c",)
 SKIPPED_SUFFIXES = {".cc": "C++", ".cpp": "C++", ".cxx": "C++", ".C": "C++", ".s": "assembler",
                     ".S": "assembler", ".asm": "assembler", ".m": "Objective-C"}
 # Compiler flags that matter to preprocessing; everything else in a compile command is dropped.
+# -O and -m flags are kept because they define macros (__OPTIMIZE__, __SSE__, ...) headers test.
+_PP_FLAGS_ALONE = {"-nostdinc", "-fshort-enums", "-funsigned-char", "-fsigned-char", "-fshort-wchar",
+                   "-fno-PIE", "-fPIE", "-fpie", "-fPIC", "-fpic"}
 _PP_FLAGS_WITH_ARG = {"-I", "-D", "-U", "-include", "-isystem", "-iquote", "-idirafter", "-imacros"}
 
 
@@ -64,8 +67,8 @@ def _pp_flags(args: list[str]) -> tuple[str, ...]:
             keep += [arg, args[i + 1]]
             i += 2
             continue
-        if arg.startswith(("-I", "-D", "-U", "-std=", "-isystem", "-iquote", "-include")) or \
-                arg in ("-nostdinc", "-m32", "-m64", "-fshort-enums", "-funsigned-char"):
+        if arg.startswith(("-I", "-D", "-U", "-std=", "-isystem", "-iquote", "-include", "-O",
+                           "-m")) or arg in _PP_FLAGS_ALONE:
             keep.append(arg)
         i += 1
     return tuple(keep)

@@ -71,6 +71,30 @@ class SaturnParser(GnuCParser):
                                   c_ast.ExprList([ap, typ], coord), coord)
         return super()._parse_postfix_expression()
 
+    def _parse_assignment_expression(self):
+        # pycparser takes `({ ... })` as a whole assignment expression, so `({ ... }) == x`
+        # (the kernel's READ_ONCE in a comparison) failed; the primary-expression rule covers it.
+        expr = self._parse_conditional_expression()
+        if self._is_assignment_op():
+            op = self._advance().value
+            rhs = self._parse_assignment_expression()
+            return c_ast.Assignment(op, expr, rhs, expr.coord)
+        return expr
+
+    def _parse_specifier_qualifier_list(self):
+        # `__u64 __attribute__((aligned(8))) flags;` (kernel UAPI): an attribute between the
+        # type and the member name.  Member alignment attributes do not change the LP64
+        # layouts we model, so they are read and dropped; `packed` on a struct body is kept by
+        # the struct specifier itself.
+        self._parse_attributes_opt()
+        spec = super()._parse_specifier_qualifier_list()
+        while self._peek_type() in ("__ATTRIBUTE__", "__ATTRIBUTE"):
+            self._parse_attributes_opt()
+            while self._peek_type() in ("CONST", "VOLATILE", "RESTRICT"):
+                spec = self._add_declaration_specifier(spec, self._advance().value, "qual",
+                                                       append=True)
+        return spec
+
     def _parse_conditional_expression(self):
         expr = self._parse_binary_expression()
         if self._accept("CONDOP"):
@@ -111,7 +135,8 @@ class SaturnParser(GnuCParser):
         for i in range(3):
             if not self._accept("COLON"):
                 break
-            operands[i] = self._parse_asm_argument_expression_list()
+            operands[i] = (self._parse_asm_operands() if i < 2
+                           else self._parse_asm_argument_expression_list())
         if self._accept("COLON"):  # asm goto: a list of labels
             while self._peek_type() == "ID":
                 self._advance()
@@ -119,6 +144,28 @@ class SaturnParser(GnuCParser):
                     break
         self._expect("RPAREN")
         return Asm(asm_kw, template, *operands, coord=coord)
+
+    def _parse_external_declaration(self):
+        if self._is_asm_keyword_token(self._peek_type()):
+            # File-scope `asm("...");` (the kernel's initcall and export tables): no C meaning.
+            self._parse_asm_no_semi()
+            self._expect("SEMI")
+            return []
+        return super()._parse_external_declaration()
+
+    def _parse_asm_operands(self):
+        """`[name] "constraint" (expr), ...`: symbolic operand names (kernel asm) are dropped."""
+        if self._peek_type() in ("COLON", "RPAREN"):
+            return None
+        exprs = []
+        while True:
+            if self._accept("LBRACKET"):
+                self._advance()
+                self._expect("RBRACKET")
+            exprs.append(self._parse_assignment_expression())
+            if not self._accept("COMMA"):
+                break
+        return c_ast.ExprList(exprs, exprs[0].coord)
 
     def _parse_statement(self):
         tok = self._peek()

@@ -120,7 +120,10 @@ class ConstEval:
 
     def _c_FuncCall(self, node, scope):
         name = node.name.name if isinstance(node.name, c_ast.ID) else None
-        args = node.args.exprs if node.args else []
+        args = list(getattr(node.args, "exprs", None) or getattr(node.args, "types", None) or [])
+        if name == "__builtin_types_compatible_p" and len(args) == 2:
+            a, b = (self.resolver.resolve(t, scope) for t in args)
+            return int(a.key() == b.key())
         if name == "offsetof" and len(args) == 2:
             return self.offsetof(self.resolver.resolve(args[0], scope), args[1], scope)
         if name in ("__builtin_expect", "__builtin_expect_with_probability") and args:

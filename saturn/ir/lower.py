@@ -51,6 +51,11 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
                 self.external(ext)
             except RecursionError:
                 self.program.warnings.append(f"{self.coord(ext)}: warning: nesting too deep; skipped")
+            except Exception as exc:  # a construct the lowering mishandles costs one declaration
+                self.program.warnings.append(
+                    f"{self.coord(ext)}: warning: internal error ({type(exc).__name__}: {exc}); "
+                    "declaration skipped")
+                self.program.lowering_errors += 1
         mark_uses(self.program, self.all_stmts)
 
     def external(self, ext) -> None:

@@ -116,7 +116,40 @@ def _unknown_long(self, node, args):
     return N.Unknown(T.LONG, "")
 
 
+# NOTE [error-pointers]: the kernel's ERR_PTR(-errno) is the integer cast to a pointer, which
+# keeps its value (the evaluator's pointers from integers do), and no object lives at those
+# addresses (Environment.address_bits), so IS_ERR() of real memory is false and an allocator
+# that returns an error pointer on failure is still an allocator. The helpers are static inlines
+# whose results a summary could not tie to their argument, so they are expanded here by name.
+_MAX_ERRNO = 4095
+
+
+def _is_err(self, node, args):
+    v = self.convert(self.rv(args[0]), T.ULONG) if args else const(0, T.ULONG)
+    return N.Binary(T.INT, "ge", v, const((1 << 64) - _MAX_ERRNO, T.ULONG))
+
+
+def _is_err_or_null(self, node, args):
+    v = self.convert(self.rv(args[0]), T.ULONG) if args else const(0, T.ULONG)
+    return N.Binary(T.INT, "lor", N.Binary(T.INT, "eq", v, const(0, T.ULONG)),
+                    N.Binary(T.INT, "ge", v, const((1 << 64) - _MAX_ERRNO, T.ULONG)))
+
+
+def _err_ptr(self, node, args):
+    return self.convert(self.convert(self.rv(args[0]), T.LONG), T.PtrT(T.VOID))
+
+
+def _ptr_err(self, node, args):
+    return self.convert(self.rv(args[0]), T.LONG)
+
+
+def _err_cast(self, node, args):
+    return self.convert(self.rv(args[0]), T.PtrT(T.VOID))
+
+
 _BUILTINS = {
+    "IS_ERR": _is_err, "IS_ERR_OR_NULL": _is_err_or_null, "ERR_PTR": _err_ptr,
+    "PTR_ERR": _ptr_err, "ERR_CAST": _err_cast,
     "__builtin_expect": _expect, "__builtin_expect_with_probability": _expect,
     "__builtin_assume_aligned": _expect, "__builtin_constant_p": _constant_p,
     "__builtin_choose_expr": _choose_expr, "__builtin_types_compatible_p": _types_compatible,

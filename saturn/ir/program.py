@@ -28,6 +28,7 @@ class Program:
     functions: dict[str, N.Function] = field(default_factory=dict)
     globals: dict[str, GlobalVar] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    lowering_errors: int = 0        # declarations skipped after an internal error
     lines: int = 0
 
     def add_function(self, fn: N.Function) -> None:

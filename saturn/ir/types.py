@@ -83,6 +83,11 @@ class ArrT(CType):
         return f"{self.elem.key()}[{self.count if self.count is not None else ''}]"
 
 
+# Complete struct types by key, for interface paths that name a container type
+# (NOTE [container-of]); the first definition of a tag wins.
+STRUCTS: dict[str, "StructT"] = {}
+
+
 @dataclass(eq=False)
 class StructT(CType):
     """A struct or union; `fields` may be filled after creation (forward declarations)."""
@@ -112,6 +117,13 @@ class StructT(CType):
                 off += ftype.size
         self.align = align
         self.size = (off + align - 1) // align * align
+
+        STRUCTS.setdefault(self.key(), self)
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)     # unpickled IR (workers) registers its structs too
+        if self.complete:
+            STRUCTS.setdefault(self.key(), self)
 
     def field_type(self, name: str) -> CType | None:
         for fname, ftype in self.fields:

@@ -24,7 +24,7 @@ class Obj:
     `display` names it for people (`*p`, `p->lock`); `origin` is env, local, heap, global, string,
     function or derived (pointer arithmetic)."""
     __slots__ = ("uid", "type", "addr", "parent", "step", "path", "display", "origin", "root",
-                 "children", "sym", "site", "deref_of", "__weakref__")
+                 "children", "sym", "site", "deref_of", "container_of", "__weakref__")
 
     def __init__(self, ctype, addr, parent, step, path, display, origin, sym=None):
         self.uid = next(_uids)
@@ -40,6 +40,7 @@ class Obj:
         self.sym = sym
         self.site = None                    # allocation site (checkers)
         self.deref_of = None                # the pointer object whose DefVal made this one
+        self.container_of = None            # (inner, member names): NOTE [container-of]
         if ctype is not None:
             self.addr.views.setdefault(ctype.key(), self)
 
@@ -116,4 +117,53 @@ def view(obj: Obj, ctype) -> Obj:
         got.site = obj.site
         got.deref_of = root.deref_of if obj.parent is None else None
     obj.addr.views[key] = got
+    return got
+
+
+# NOTE [container-of]
+# `container_of(p, struct S, m)` is `(struct S *)((char *)p - offsetof(struct S, m))`. The
+# evaluator turns that cast of a constant negative offset into the object of type S whose member
+# m *is* p's object: p's parent when p was reached as a member of an S, otherwise a container
+# object made once per (object, S, m) whose member m is seeded with p's object. So a lock reached
+# through container_of is the same object as through the struct. Its interface path is p's path
+# plus a ["container", "struct S", "m"] step (nested members joined by dots), which callers resolve the same way
+# (interface.resolve), so summaries carry it across calls.
+
+def member_path(st, offset: int, inner_key: str | None) -> list[str] | None:
+    """Field names from struct `st` down to the member at byte `offset` (of type `inner_key`
+    when given; the outermost member at that offset otherwise)."""
+    best = None
+    for name, ftype in st.fields:
+        off = st.offsets.get(name, -1)
+        if off == offset and (inner_key is None or ftype.key() == inner_key):
+            return [name]
+        if isinstance(ftype, T.StructT) and off <= offset < off + ftype.size:
+            sub = member_path(ftype, offset - off, inner_key)
+            if sub is not None:
+                return [name] + sub
+        if off == offset and best is None:
+            best = [name]
+    return best if inner_key is None else None
+
+
+def container(inner: Obj, st, names: list[str]) -> Obj:
+    """The object of struct type `st` whose member `names` is `inner` (NOTE [container-of])."""
+    up, rest = inner, list(names)
+    while rest and up.parent is not None and up.step == rest[-1]:
+        up, rest = up.parent, rest[:-1]
+        if not rest and up.type is not None and up.type.key() == st.key():
+            return up
+    key = ("container", st.key(), tuple(names))
+    got = inner.children.get(key)
+    if got is not None:
+        return got
+    got = Obj(st, None, None, None, f"container({inner.path})", f"container_of({inner.display})",
+              inner.origin)
+    got.container_of = (inner, tuple(names))
+    got.site = inner.site
+    cur = got
+    for name in names[:-1]:
+        cur = child(cur, name, cur.type.field_type(name))
+    cur.children[names[-1]] = inner
+    inner.children[key] = got
     return got

@@ -17,6 +17,8 @@ def render_steps(steps) -> str:
             text = f"*{text}"
         elif kind == "field":
             text = f"({text}).{step[1]}" if text.startswith("*") else f"{text}.{step[1]}"
+        elif kind == "container":
+            text = f"container_of({text}, {step[1]}, {step[2]})"
         elif kind == "index":
             text = f"{text}[{step[1]}]"
     return text

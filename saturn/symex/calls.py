@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..ir import nodes as N
 from ..ir import types as T
+from ..memory import gls
 from ..memory.gls import GLS
 from .interface import resolve
 
@@ -20,7 +21,8 @@ def default_call(ev, call: N.Call, args: list, st) -> None:
         for obj, g in targets:
             ev.store_obj(obj, ev.fresh_value(obj.type, obj.display), g, st)
         if call.lv is not None:
-            ev.store(call.lv, ev.fresh_value(call.lv.type, label), st)
+            ev.store(call.lv, returned_value(ev, call, args, st) or
+                     ev.fresh_value(call.lv.type, label), st)
         return
     if call.lv is not None:
         ev.store(call.lv, ev.fresh_value(call.lv.type, label), st)
@@ -33,6 +35,20 @@ def default_call(ev, call: N.Call, args: list, st) -> None:
         root = obj.root
         if root in roots or _visible_global(ev, root, callee_file):
             st.store[obj] = ev.fresh_value(obj.type, obj.display)
+
+
+def returned_value(ev, call: N.Call, args: list, st):
+    """A pointer result the callee's summary ties to one interface object: that object (as the
+    caller resolves it), or null under a fresh condition, as an unknown pointer may be."""
+    steps = ev.returns.get(call.callee) if call.callee else None
+    if not steps or not isinstance(call.lv.type, T.PtrT):
+        return None
+    hits = resolve(ev, steps, args, None, st)
+    if not hits:
+        return None
+    null = ev.c.new_var()
+    pairs = [(None, null)] + [(obj, ev.c.AND(-null, g)) for obj, g in hits]
+    return gls.make(ev.c, pairs)
 
 
 def _visible_global(ev, root, callee_file) -> bool:

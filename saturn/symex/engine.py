@@ -72,6 +72,8 @@ def _new_context(program, fn, checkers, options, summaries):
     ev.noreturn = {k for k, s in summaries.items() if s.get("<engine>", {}).get("noreturn")}
     ev.effects = {k: s["<engine>"]["modifies"] for k, s in summaries.items()
                   if s.get("<engine>", {}).get("modifies") is not None}
+    ev.returns = {k: s["<engine>"]["returns"] for k, s in summaries.items()
+                  if s.get("<engine>", {}).get("returns")}
     for ch in checkers:
         ch.begin(ctx)
     return ctx
@@ -127,7 +129,8 @@ def _run(program, fn, unrolled, checkers, options, summaries, havoc):
         ch.finish(ctx, final)
     ctx.data.setdefault("<summaries>", {})["<engine>"] = {
         "noreturn": final is None,
-        "modifies": interface.modified(ctx.env, final) if final is not None else []}
+        "modifies": interface.modified(ctx.env, final) if final is not None else [],
+        "returns": interface.returned(ctx, final)}
     stuck = {h for h in entered if h not in exited and _has_exit(fn, unrolled.loops[h])}
     return ctx, stuck
 

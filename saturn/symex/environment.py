@@ -93,11 +93,15 @@ class Environment:
         return fresh(self.c, w, s)
 
     def address_bits(self, obj: Obj) -> BitVec:
-        """A pointer's integer value: fresh non-zero bits per address (null is 0)."""
+        """A pointer's integer value: fresh non-zero bits per address (null is 0), or the integer
+        a pointer made from an integer came from."""
         addr = obj.addr
         if addr.bits is None:
             addr.bits = fresh(self.c, 64, False)
             self.c.require(list(addr.bits.bits))
+            # NOTE [error-pointers]: no object lives in the top 4 KiB of the address space, where
+            # the kernel's ERR_PTR(-errno) values are; so IS_ERR() of a real object is false.
+            self.c.require([-b for b in addr.bits.bits[12:]])
             self.by_bits[addr.bits.bits] = obj
             for var in addr.bits.bits:
                 self.by_addr_var[var] = obj

@@ -10,6 +10,7 @@ from ..ir import types as T
 from ..logic.circuit import FALSE, TRUE
 from ..memory import gls
 from ..memory.gls import GLS
+from ..memory.locations import container, member_path
 from .environment import width_of
 
 # Array elements are tracked one by one up to this index; beyond, pointer arithmetic lands on one
@@ -72,7 +73,12 @@ class ExprEval:
             # Address arithmetic on one object (alignment, tagging): still that object's memory
             # (and not null), as §2.6.7 treats such macros as the identity.
             return gls.single(self.env.derived_object(source))
-        new = self.env.fresh_object(T.VOID, "*int", "*(pointer from int)", "fresh")
+        # A constant that is not null (an error pointer, a poison value) points to no object.
+        origin = "int" if v64.constant() is not None else "fresh"
+        new = self.env.fresh_object(T.VOID, "*int", "*(pointer from int)", origin)
+        # It keeps its integer, so `IS_ERR(ERR_PTR(-ENOMEM))` holds (NOTE [error-pointers]).
+        new.addr.bits = v64
+        self.env.by_bits[v64.bits] = new
         is_null = -nonzero(self.c, v64)
         return gls.make(self.c, [(None, is_null), (new, -is_null)])
 
@@ -141,8 +147,12 @@ def _pointer_compare(self, op, a: GLS, b: GLS):
 
 
 def _cast(self, e, st):
-    v = self.value(e.a, st)
     t, src = e.type, e.a.type
+    if isinstance(t, T.PtrT) and isinstance(t.target, T.StructT):
+        got = _container_of(self, e, st)
+        if got is not None:
+            return got
+    v = self.value(e.a, st)
     if isinstance(t, T.PtrT):
         return v if isinstance(v, GLS) else self.int_to_ptr(v)
     if isinstance(t, T.FloatT) or isinstance(src, T.FloatT):
@@ -155,6 +165,34 @@ def _cast(self, e, st):
             v = self.ptr_to_int(v)
         return resize(self.c, v, t.bits, t.signed)
     return v
+
+
+def _container_of(self, e, st):
+    """`(struct S *)(p - k)` with k a member's offset in S: NOTE [container-of]."""
+    inner = e.a
+    while isinstance(inner, N.Cast) and isinstance(inner.type, T.PtrT):
+        inner = inner.a
+    if not isinstance(inner, N.PtrAdd) or not isinstance(inner.type, T.PtrT):
+        return None
+    off = self.as_int(self.value(inner.offset, st), T.LONG).constant()
+    elem = inner.type.target
+    k = None if off is None else -off * (1 if isinstance(elem, T.VoidT) else max(1, elem.size))
+    target = e.type.target
+    if k is None or k <= 0 or k >= max(1, target.size):
+        return None
+    p = self.as_gls(self.value(inner.p, st))
+    pairs = []
+    for loc, g in p.entries:
+        if loc is None:
+            pairs.append((None, g))
+            continue
+        inner_key = loc.type.key() if loc.type is not None and \
+            not isinstance(loc.type, T.VoidT) else None
+        names = member_path(target, k, inner_key) or member_path(target, k, None)
+        if names is None:
+            return None
+        pairs.append((container(loc, target, names), g))
+    return gls.make(self.c, pairs)
 
 
 def _ptr_add(self, e, st):

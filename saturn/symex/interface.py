@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..ir import types as T
 from ..logic.circuit import FALSE, TRUE
 from ..memory.gls import GLS
-from ..memory.locations import Obj, child
+from ..memory.locations import Obj, child, container
 from ..report.paths import render_steps
 
 
@@ -20,6 +20,11 @@ def steps_of(obj: Obj, roots: dict | None = None):
         if cur.parent is not None:
             suffix.append(["field", cur.step] if isinstance(cur.step, str) else ["index", cur.step])
             cur = cur.parent
+            continue
+        if cur.container_of is not None:
+            inner, names = cur.container_of
+            suffix.append(["container", cur.type.key(), ".".join(names)])
+            cur = inner
             continue
         if cur.deref_of is not None:
             suffix.append(["deref"])
@@ -55,6 +60,21 @@ def modified(env, exit_state, limit: int = 64):
         if len(out) > limit:
             return None
     return sorted(out, key=str)
+
+
+def returned(ctx, exit_state):
+    """The interface object a pointer result points to when it is not null, if there is exactly
+    one (`container_of` helpers, `&param->field` getters); None otherwise. Callers use it in
+    place of a fresh object (calls.returned_value)."""
+    fn = ctx.fn
+    if exit_state is None or fn.rv is None or not isinstance(fn.rv.type, T.PtrT):
+        return None
+    value = ctx.ev.read_obj(ctx.env.var_obj(fn.rv), exit_state)
+    locs = [loc for loc, _ in value.locations()] if isinstance(value, GLS) else []
+    if len(locs) != 1:
+        return None
+    steps = steps_of(locs[0])
+    return steps if steps is not None and steps[0][0] != "ret" else None
 
 
 def handed_out(ctx, exit_state) -> dict:
@@ -136,6 +156,9 @@ def _step(ev, obj: Obj, step):
             if obj is None:
                 return None
         return child(obj, step[1], obj.type.field_type(step[1]))
+    if step[0] == "container":
+        st = T.STRUCTS.get(step[1])
+        return container(obj, st, step[2].split(".")) if st is not None else None
     if step[0] == "index":
         t = obj.type
         return child(obj, step[1], t.elem if isinstance(t, T.ArrT) else t)

@@ -1,0 +1,100 @@
+/* Kernel code as preprocessing leaves it: spin_lock is a static inline over _raw_spin_lock,
+ * spin_lock_irqsave a macro over _raw_spin_lock_irqsave, locks reached through container_of. */
+typedef struct raw_spinlock { unsigned int val; } raw_spinlock_t;
+typedef struct spinlock { union { struct raw_spinlock rlock; }; } spinlock_t;
+struct mutex { long owner; };
+struct rw_semaphore { long count; };
+void _raw_spin_lock(raw_spinlock_t *lock);
+void _raw_spin_unlock(raw_spinlock_t *lock);
+unsigned long _raw_spin_lock_irqsave(raw_spinlock_t *lock);
+void _raw_spin_unlock_irqrestore(raw_spinlock_t *lock, unsigned long flags);
+void mutex_lock_nested(struct mutex *lock, unsigned int subclass);
+void mutex_unlock(struct mutex *lock);
+void down_read(struct rw_semaphore *sem);
+void up_read(struct rw_semaphore *sem);
+void down_write(struct rw_semaphore *sem);
+void up_write(struct rw_semaphore *sem);
+int lock_is_held_type(const void *lock, int read);
+
+static inline __attribute__((__always_inline__)) void spin_lock(spinlock_t *lock)
+{ _raw_spin_lock(&lock->rlock); }
+static inline __attribute__((__always_inline__)) void spin_unlock(spinlock_t *lock)
+{ _raw_spin_unlock(&lock->rlock); }
+#define spin_lock_irqsave(lock, flags) \
+    do { flags = _raw_spin_lock_irqsave(&(lock)->rlock); } while (0)
+#define spin_unlock_irqrestore(lock, flags) _raw_spin_unlock_irqrestore(&(lock)->rlock, flags)
+#define mutex_lock(l) mutex_lock_nested(l, 0)
+#define offsetof(T, m) __builtin_offsetof(T, m)
+#define container_of(ptr, type, member) ({ \
+    void *__mptr = (void *)(ptr); \
+    _Static_assert(__builtin_types_compatible_p(typeof(*(ptr)), typeof(((type *)0)->member)), \
+                   "pointer type mismatch"); \
+    ((type *)(__mptr - offsetof(type, member))); })
+#define lockdep_assert_held(l) \
+    do { (void)(lock_is_held_type(&(l)->dep_map, -1) != 0); } while (0)
+
+struct list_head { struct list_head *next, *prev; };
+struct dev {
+    int id;
+    struct list_head node;          /* container_of lands at offset 8 */
+    spinlock_t lock;
+    struct mutex mtx;
+    struct rw_semaphore sem;
+    int count;
+};
+
+void ok_irqsave(struct dev *d) {
+    unsigned long flags;
+    spin_lock_irqsave(&d->lock, flags);
+    d->count++;
+    spin_unlock_irqrestore(&d->lock, flags);
+}
+
+void bad_double_lock(struct dev *d) {
+    spin_lock(&d->lock);
+    spin_lock(&d->lock);                        // expect: lock.double-lock
+    spin_unlock(&d->lock);
+}
+
+/* The lock taken through the list node is the lock released through the struct. */
+void ok_container_of(struct list_head *n, struct dev *d) {
+    struct dev *owner = container_of(n, struct dev, node);
+    spin_lock(&owner->lock);
+    owner->count++;
+    spin_unlock(&owner->lock);
+}
+
+void bad_container_of(struct list_head *n) {
+    struct dev *owner = container_of(n, struct dev, node);
+    spin_lock(&owner->lock);
+    if (owner->count)
+        return;                                 // expect: lock.ambiguous-exit
+    spin_unlock(&owner->lock);
+}
+
+static struct dev *node_to_dev(struct list_head *n) { return container_of(n, struct dev, node); }
+
+void bad_container_of_pair(struct list_head *n) {
+    spin_lock(&node_to_dev(n)->lock);
+    spin_lock(&node_to_dev(n)->lock);           // expect: lock.double-lock
+    spin_unlock(&node_to_dev(n)->lock);
+}
+
+void ok_mutex_macro(struct dev *d) {
+    mutex_lock(&d->mtx);
+    d->count = 0;
+    mutex_unlock(&d->mtx);
+}
+
+void ok_rwsem(struct dev *d) {
+    down_read(&d->sem);
+    d->count++;
+    up_read(&d->sem);
+}
+
+void bad_rwsem(struct dev *d) {
+    down_write(&d->sem);
+    if (d->count > 3)
+        return;                                 // expect: lock.ambiguous-exit
+    up_write(&d->sem);
+}
