@@ -72,6 +72,11 @@ class LockChecker(Checker):
         spec = self.spec_of(call)
         if spec is not None:
             return ("spec", spec, self._locks_of(ctx, args, spec[1]), args)
+        notes = ctx.program.lock_annotations.get(call.callee) if call.callee else None
+        if notes and call.callee not in ctx.program.functions:
+            # Sparse annotations of a function we have no body for (saturn/ir/annotations.py).
+            return ("annotations", [((op, 0, None, "w"), ctx.resolve_path(steps, args, st))
+                                    for op, steps in notes], args)
         summary = callee_summary(ctx, call.callee, self.name)
         if summary and summary.get("locks"):
             return ("summary", summary, lock_summary.prepare(ctx, self, summary, args, st))
@@ -82,6 +87,9 @@ class LockChecker(Checker):
             return
         if token[0] == "spec":
             self.apply_spec(ctx, call, token[1], token[2], ret, st, token[3])
+        elif token[0] == "annotations":
+            for spec, locks in token[1]:
+                self.apply_spec(ctx, call, spec, locks, ret, st, token[2])
         else:
             lock_summary.apply(ctx, self, call, token[1], token[2], ret, st)
 
@@ -95,6 +103,9 @@ class LockChecker(Checker):
         data, fs = ctx.data[self.name], ctx.data[self.name].fs
         if op in ("settype", "attrinit"):
             self._mutex_type(ctx, op, locks, args, st)
+            return
+        if op == "held":
+            self._assume_held(ctx, locks, st)
             return
         if locks:  # the lock operation dereferences its argument: it is not null here
             ctx.restrict(st, ctx.c.OR_all(g for _, g in locks))
@@ -129,6 +140,17 @@ class LockChecker(Checker):
                                 call, path, text)
                 under = ctx.c.AND(under, -rec)
             self.transition(ctx, st, obj, table, kind, under, call, path, text)
+
+    def _assume_held(self, ctx, locks, st) -> None:
+        """`lockdep_assert_held(l)` (with lockdep configured in) and `__must_hold(l)`: paths
+        where l is not held are not the function's to take — a precondition, not an error. The
+        argument may be the lock's `dep_map` member; lock states live on addresses, so its
+        parent (the lock, or a union sharing its address) names the same lock."""
+        fs = ctx.data[self.name].fs
+        for obj, g in locks:
+            lock = obj.parent if obj.step == "dep_map" and obj.parent is not None else obj
+            value = ctx.ev.get_attr(st, lock, "#lock")
+            ctx.restrict(st, ctx.c.OR(-g, ctx.c.OR(fs.is_(value, L), fs.is_(value, R))))
 
     # NOTE [recursive-mutex]: `pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE)` sets the
     # `#mtype` attribute of the attribute object; `pthread_mutex_init(&m, &a)` copies "recursive"

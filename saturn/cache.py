@@ -24,9 +24,12 @@ class ResultCache:
     def key_for(self, keys, summaries: dict) -> str:
         """One key for a unit: its members' IR and the summaries of the callees outside it."""
         fns = [self.program.functions[k] for k in keys]
-        used = {c: summaries[c] for c in sorted(set().union(*(f.callees for f in fns)))
-                if c in summaries}
-        text = json.dumps([self.base, [ir_digest(f) for f in fns], used], sort_keys=True)
+        callees = sorted(set().union(*(f.callees for f in fns)))
+        used = {c: summaries[c] for c in callees if c in summaries}
+        # Bodiless callees' lock annotations act as specs (saturn/ir/annotations.py).
+        notes = {c: self.program.lock_annotations[c] for c in callees
+                 if c in self.program.lock_annotations}
+        text = json.dumps([self.base, [ir_digest(f) for f in fns], used, notes], sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:32]
 
     def lookup(self, keys, summaries):

@@ -17,6 +17,11 @@ EXTRA_TYPE_NAMES = frozenset({
 })
 
 
+_ATTRIBUTE_TOKENS = ("__ATTRIBUTE__", "__ATTRIBUTE")
+_PLAIN_QUALIFIERS = ("CONST", "VOLATILE", "RESTRICT", "__CONST", "__RESTRICT", "__RESTRICT__",
+                     "__VOLATILE", "__VOLATILE__")
+
+
 class SaturnParser(GnuCParser):
     initial_type_symbols = GnuCParser.initial_type_symbols | EXTRA_TYPE_NAMES
 
@@ -82,18 +87,40 @@ class SaturnParser(GnuCParser):
         return expr
 
     def _parse_specifier_qualifier_list(self):
-        # `__u64 __attribute__((aligned(8))) flags;` (kernel UAPI): an attribute between the
-        # type and the member name.  Member alignment attributes do not change the LP64
-        # layouts we model, so they are read and dropped; `packed` on a struct body is kept by
-        # the struct specifier itself.
-        self._parse_attributes_opt()
+        # Attributes between qualifiers, the type and the member name: `const __user char *p`
+        # (sparse's address spaces with __CHECKER__), `__u64 __attribute__((aligned(8))) x;`.
+        # Member alignment attributes do not change the LP64 layouts we model, so they are read
+        # and dropped; `packed` on a struct body is kept by the struct specifier itself.
+        quals = []
+        while True:
+            if self._peek_type() in _ATTRIBUTE_TOKENS:
+                self._parse_attributes_opt()
+            elif self._peek_type() in _PLAIN_QUALIFIERS:
+                quals.append(self._advance().value)
+            else:
+                break
         spec = super()._parse_specifier_qualifier_list()
-        while self._peek_type() in ("__ATTRIBUTE__", "__ATTRIBUTE"):
+        for q in quals:
+            spec = self._add_declaration_specifier(spec, q, "qual", append=True)
+        while self._peek_type() in _ATTRIBUTE_TOKENS:
             self._parse_attributes_opt()
-            while self._peek_type() in ("CONST", "VOLATILE", "RESTRICT"):
+            while self._peek_type() in _PLAIN_QUALIFIERS:
                 spec = self._add_declaration_specifier(spec, self._advance().value, "qual",
                                                        append=True)
         return spec
+
+    def _parse_type_qualifier_list(self):
+        # `* __attribute__((force))`, `* __attribute__((noderef, address_space(__user)))`: sparse's
+        # address-space attributes after a `*` (kernel headers seen with __CHECKER__) are dropped.
+        quals = []
+        while True:
+            if self._peek_type() in _ATTRIBUTE_TOKENS:
+                self._parse_attributes_opt()
+                continue
+            more = super()._parse_type_qualifier_list()
+            if not more:
+                return quals
+            quals += more
 
     def _parse_conditional_expression(self):
         expr = self._parse_binary_expression()

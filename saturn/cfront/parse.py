@@ -9,6 +9,7 @@ from pycparser import c_ast
 
 from .gnu_parser import SaturnParser
 from .preprocess import FrontEndError, text_hash
+from .slim import slim
 
 _COORD = re.compile(r"^(?P<file>.*?):(?P<line>\d+)(?::(?P<col>\d+))?:?\s*(?P<msg>.*)$")
 
@@ -26,7 +27,7 @@ def parse_text(text: str, path: str) -> TranslationUnit:
     enabled = gc.isenabled()
     gc.disable()  # the parser allocates many small objects; collection costs ~30 % here
     try:
-        ast = SaturnParser().parse(text, path)
+        ast = SaturnParser().parse(slim(text, path), path)
     except Exception as exc:  # pycparser raises ParseError, and sometimes plain errors
         raise FrontEndError(_compiler_style(str(exc), path)) from None
     finally:

@@ -7,6 +7,7 @@ from pycparser import c_ast
 
 from . import nodes as N
 from . import types as T
+from .annotations import context_specs, param_names
 from .builder import Builder, new_uid
 from .decls import Scope, TypeResolver
 from .lower_call import CallLowering
@@ -27,6 +28,12 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
         self.breaks, self.continues, self.switches, self.labels = [], [], [], {}
         self.rv_sym, self.exit_block, self.fn_key = None, None, ""
         self.all_stmts: list = []
+        # NOTE [lazy-headers]: bodies defined in headers are lowered only when a function of
+        # this file calls them (directly or not), and once per program — a kernel file sees
+        # thousands of static inlines and calls a few dozen.
+        self.deferred: dict[str, c_ast.FuncDef] = {}
+        self.lowered: list[str] = []
+        self.main_file = os.path.normpath(os.path.abspath(tu_path))
 
     def coord(self, node) -> N.Coord:
         c = getattr(node, "coord", None)
@@ -47,16 +54,27 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
     # -- file scope ---------------------------------------------------------------------------
     def lower_unit(self, ast: c_ast.FileAST) -> None:
         for ext in ast.ext:
-            try:
-                self.external(ext)
-            except RecursionError:
-                self.program.warnings.append(f"{self.coord(ext)}: warning: nesting too deep; skipped")
-            except Exception as exc:  # a construct the lowering mishandles costs one declaration
-                self.program.warnings.append(
-                    f"{self.coord(ext)}: warning: internal error ({type(exc).__name__}: {exc}); "
-                    "declaration skipped")
-                self.program.lowering_errors += 1
+            self.guarded(self.external, ext)
+        pending = list(self.lowered)
+        while pending:  # NOTE [lazy-headers]
+            fn = self.program.functions.get(pending.pop())
+            for callee in sorted(fn.callees) if fn is not None else ():
+                fdef = self.deferred.pop(callee, None)
+                if fdef is not None and callee not in self.program.functions:
+                    self.guarded(self.function, fdef, True)
+                    pending.append(callee)
         mark_uses(self.program, self.all_stmts)
+
+    def guarded(self, lower, node, *args) -> None:
+        try:
+            lower(node, *args)
+        except RecursionError:
+            self.program.warnings.append(f"{self.coord(node)}: warning: nesting too deep; skipped")
+        except Exception as exc:  # a construct the lowering mishandles costs one declaration
+            self.program.warnings.append(
+                f"{self.coord(node)}: warning: internal error ({type(exc).__name__}: {exc}); "
+                "declaration skipped")
+            self.program.lowering_errors += 1
 
     def external(self, ext) -> None:
         if isinstance(ext, c_ast.FuncDef):
@@ -84,6 +102,9 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
             else:
                 key = self.static_key(node.name, node) if static else node.name
             entry = ("func", key, t)
+            specs = context_specs(node, param_names(node))
+            if specs:
+                self.program.lock_annotations.setdefault(key, specs)
             self.file_scope.names[node.name] = entry
             self.scope.names[node.name] = entry
             return
@@ -137,13 +158,18 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
             self.b.cur = saved
 
     # -- functions ----------------------------------------------------------------------------
-    def function(self, fdef: c_ast.FuncDef) -> None:
+    def function(self, fdef: c_ast.FuncDef, now: bool = False) -> None:
         decl = fdef.decl
         ftype = self.types.resolve(decl, self.scope)
         if not isinstance(ftype, T.FuncT):
             return
-        self.declare_extern(decl, ftype)
+        if not now:
+            self.declare_extern(decl, ftype)
         key = self.file_scope.names[decl.name][1]
+        if not now and not self.in_main_file(fdef):
+            if key not in self.program.functions:
+                self.deferred.setdefault(key, fdef)
+            return
         saved_b = self.b
         self.b, self.fn_key, self.fn_name, self.labels = Builder(self.tu_path), key, decl.name, {}
         self.scope = Scope(self.file_scope)
@@ -152,6 +178,12 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
         finally:
             self.b, self.scope = saved_b, self.file_scope
         self.program.add_function(fn)
+        self.lowered.append(key)
+
+    def in_main_file(self, node) -> bool:
+        c = getattr(node, "coord", None)
+        return c is None or not c.file or \
+            os.path.normpath(os.path.abspath(c.file)) == self.main_file
 
     def function_body(self, fdef, decl, ftype, key) -> N.Function:
         params = self.parameters(decl, fdef)

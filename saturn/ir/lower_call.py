@@ -156,6 +156,7 @@ _BUILTINS = {
     "offsetof": _offsetof, "__builtin_offsetof": _offsetof, "__builtin_va_arg": _va_arg,
     "__builtin_va_start": _no_op, "__builtin_va_end": _no_op, "__builtin_va_copy": _no_op,
     "__builtin_prefetch": _no_op, "__builtin_unreachable": _unreachable,
+    "__context__": _no_op,  # sparse's context marks (kernel headers with __CHECKER__)
     "__builtin_object_size": _object_size, "__builtin_dynamic_object_size": _object_size,
     "__builtin_frame_address": _unknown_long, "__builtin_return_address": _unknown_long,
     "__builtin_classify_type": _unknown_long,

@@ -29,6 +29,7 @@ class Program:
     globals: dict[str, GlobalVar] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     lowering_errors: int = 0        # declarations skipped after an internal error
+    lock_annotations: dict = field(default_factory=dict)   # function key → [(op, steps)]
     lines: int = 0
 
     def add_function(self, fn: N.Function) -> None:
@@ -38,6 +39,21 @@ class Program:
         elif not fn.static and old.file != fn.file:
             self.warnings.append(f"{fn.file}:{fn.line}:1: warning: second definition of '{fn.name}'"
                                  f" ignored; the one in {old.file}:{old.line} is used")
+
+    def prune_to(self, sources: set[str]) -> int:
+        """Keep the functions defined in `sources` and every function they call, directly or
+        not; drop the rest (static inlines of headers nothing here calls — thousands per kernel
+        file). Returns how many were dropped."""
+        keep = [k for k, fn in self.functions.items() if fn.file in sources]
+        seen = set(keep)
+        while keep:
+            for callee in self.functions[keep.pop()].callees:
+                if callee in self.functions and callee not in seen:
+                    seen.add(callee)
+                    keep.append(callee)
+        dropped = len(self.functions) - len(seen)
+        self.functions = {k: fn for k, fn in self.functions.items() if k in seen}
+        return dropped
 
     def add_global(self, g: GlobalVar) -> GlobalVar:
         old = self.globals.get(g.sym.key)

@@ -37,6 +37,19 @@ GNU_CONSTRUCTS = {
     "labels_as_values": "int f(int i) { static void *t[] = { &&a, &&b }; goto *t[i]; a: return 1; b: return 2; }",
     "gnu_signed": "typedef __signed__ char s8; __signed__ int x;",
     "fallthrough": "int f(int x) { switch (x) { case 1: x++; __attribute__((fallthrough)); case 2: return x; } return 0; }",
+    # Kernel forms (issue: check the Linux kernel)
+    "stmt_expr_operand": "struct h { struct h *n; }; int f(struct h *h) { return ({ h->n; }) == h; }",
+    "member_attribute": "typedef unsigned long long u64; struct c { u64 __attribute__((aligned(8))) f; };",
+    "attribute_after_star": "int f(void *p) { return *(int * __attribute__((force)))p; }",
+    "attribute_between_quals": "struct s { const __attribute__((noderef)) char *p; };",
+    "asm_named_operands": "int f(int x) { int r; asm(\"mov %[a], %[b]\" : [b] \"=r\" (r) : [a] \"r\" (x)); return r; }",
+    "file_scope_asm": "asm(\".section .text\"); int x;",
+    "static_assert_in_block": "int f(void) { _Static_assert(sizeof(int) == 4, \"int\"); return 1; }",
+    "choose_expr_same_type": "int f(int x) { return __builtin_choose_expr(__builtin_types_compatible_p(typeof(x), int), 1, 2); }",
+    "constant_p": "int f(int x) { return __builtin_constant_p(x) + __builtin_expect(x, 0); }",
+    "flexible_array": "struct z { int n; char data[]; }; int f(struct z *z) { return z->data[0]; }",
+    "anonymous_members": "struct s { union { struct { int a, b; }; long c; }; int d; }; int f(struct s *s) { return s->a + s->d; }",
+    "context_attribute": "struct l { int x; }; void f(struct l *l) __attribute__((context(l,0,1)));",
 }
 
 

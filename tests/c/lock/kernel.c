@@ -98,3 +98,36 @@ void bad_rwsem(struct dev *d) {
         return;                                 // expect: lock.ambiguous-exit
     up_write(&d->sem);
 }
+
+/* lockdep_assert_held with lockdep configured in: a precondition, so no report in ldev_drop
+ * (its summary starts from "locked"); see precondition.c for callers that break it. */
+struct lockdep_map { int key; };
+struct lmutex { long owner; struct lockdep_map dep_map; };
+void lmutex_lock(struct lmutex *m) __attribute__((context(m,0,1)));
+void lmutex_unlock(struct lmutex *m) __attribute__((context(m,1,0)));
+void dev_unlock_later(struct dev *d) __attribute__((context(&d->lock,1,0)));
+struct ldev { struct lmutex m; int state; };
+
+void ldev_drop(struct ldev *d) {
+    lockdep_assert_held(&d->m);
+    d->state = 0;
+    lmutex_unlock(&d->m);
+}
+
+void ok_ldev(struct ldev *d) {
+    lmutex_lock(&d->m);
+    ldev_drop(d);
+}
+
+/* `__acquires`/`__releases` (sparse's context attributes) act as specs for bodiless functions. */
+void bad_annotated(struct ldev *d) {
+    lmutex_lock(&d->m);
+    lmutex_lock(&d->m);                         // expect: lock.double-lock
+    lmutex_unlock(&d->m);
+}
+
+void bad_annotated_field(struct dev *d) {
+    spin_lock(&d->lock);
+    dev_unlock_later(d);
+    dev_unlock_later(d);                        // expect: lock.double-unlock
+}
