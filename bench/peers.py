@@ -24,11 +24,19 @@ def _map(fn, files):
         return [line for out in pool.map(fn, files) for line in out]
 
 
+def _flags_for(flags):
+    """One list for every file, or a function of the file (kernel compile commands)."""
+    return flags if callable(flags) else (lambda path: flags)
+
+
 def clang(files, flags):
     """(seconds, [(file, line, checker, message)])"""
+    flags_of = _flags_for(flags)
+
     def one(path):
         cmd = ["clang-14", "--analyze", "-Xanalyzer", f"-analyzer-checker={CLANG_CHECKERS}",
-               "-Xanalyzer", "-analyzer-output=text", *flags, "-o", "/dev/null", path]
+               "-Xanalyzer", "-analyzer-output=text", "-Wno-everything", *flags_of(path),
+               "-o", "/dev/null", path]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         return [(m["file"], int(m["line"]), m["chk"], m["msg"])
                 for m in map(_CLANG_WARN.match, proc.stderr.splitlines())
@@ -39,9 +47,11 @@ def clang(files, flags):
 
 
 def cppcheck(files, flags):
+    flags_of = _flags_for(flags)
+
     def one(path):
         cmd = ["cppcheck", "--quiet", "--enable=warning", "--template={file}:{line}:{id}:{message}",
-               *[f for f in flags if f.startswith(("-I", "-D", "-U"))], path]
+               *[f for f in flags_of(path) if f.startswith(("-I", "-D", "-U"))], path]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         out = []
         for line in proc.stderr.splitlines():

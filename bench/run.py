@@ -1,69 +1,133 @@
 """One command: fetch the corpora, run `saturn check` on each, print the figures.
 
-    python bench/run.py [--checkers assert] [CORPUS ...]
+    python bench/run.py [--checkers assert,lock,leak] [--jobs 2] [--no-peers] [CORPUS ...]
 
 Prints per corpus: files, preprocessed lines, functions, skipped files, unsupported constructs,
-incomplete functions, reports, time per phase, lines per second and peak memory. JSON goes to
-bench/out/.
+incomplete functions, reports, time per phase, wall and CPU time, lines per second per core,
+peak memory, the re-check time with nothing changed and after a one-function edit, and
+clang-14's and cppcheck's time and lock/leak reports on the same files (two at a time). The
+kernel corpus (linux-ext2) is prepared by bench/kernel.py. JSON goes to bench/out/.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import re
+import resource
 import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from corpora import CORPORA, files, flags  # noqa: E402
+import kernel  # noqa: E402
 import peers  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from saturn.cfront.discover import from_compile_commands  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
 
-def run_one(name: str, checkers: str, jobs: str = "1") -> dict:
-    srcs = files(name)
+KERNEL_PREFIX = "linux-"   # linux-ext2, linux-e1000, linux-udc: kernel subsystems (kernel.py)
+DEFAULT = ["lz4", "zlib-ng", "lua", "sqlite", "linux-ext2"]
+_CLANG_M_FLAGS = re.compile(r"-m(32|64|cmodel=\w+|no-(sse2?|mmx|3dnow|avx|80387|red-zone))$")
+
+
+def corpus(name: str) -> dict:
+    """Files, Saturn's arguments, the peers' flags (a list, or per file) and the root."""
+    if name.startswith(KERNEL_PREFIX):
+        sub = name[len(KERNEL_PREFIX):]
+        directory, commands = kernel.prepare([sub])[sub]
+        found = from_compile_commands(commands, (), [])
+        by_file = {f.path: [x for x in f.flags if not x.startswith("-m") or
+                            _CLANG_M_FLAGS.match(x)] for f in found.files}
+        return {"files": sorted(by_file), "args": ["-p", commands, "-D__CHECKER__"],
+                "peer_flags": lambda path: by_file[path], "cwd": kernel.TREE,
+                "root": os.path.join(kernel.TREE, directory)}
+    srcs, flat = files(name), flags(name)
+    args = [x for f in flat for x in (f[:2], f[2:])] + srcs
+    return {"files": srcs, "args": args, "peer_flags": flat, "cwd": ROOT,
+            "root": os.path.join(HERE, "corpora")}
+
+
+def saturn(c: dict, checkers: str, jobs: str, out: str, db: str):
+    cmd = [sys.executable, "-m", "saturn", "check", "--checkers", checkers, "--format", "json",
+           "-o", out, "--root", c["root"], "--db", db, "--jobs", jobs, "--timeout", "120",
+           *c["args"]]
+    t, before = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=c["cwd"],
+                          env=dict(os.environ, PYTHONPATH=ROOT))
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc.cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return proc, time.perf_counter() - t
+
+
+def run_one(name: str, checkers: str, jobs: str = "1", peers_on: bool = True) -> dict:
+    c = corpus(name)
     out_dir = os.path.join(HERE, "out")
     os.makedirs(out_dir, exist_ok=True)
-    out = os.path.join(out_dir, f"{name}.json")
-    db = os.path.join(out_dir, f"{name}.db")
+    out, db = os.path.join(out_dir, f"{name}.json"), os.path.join(out_dir, f"{name}.db")
     for stale in (db, db + "-wal", db + "-shm"):
         if os.path.exists(stale):
             os.remove(stale)
-    cmd = [sys.executable, "-m", "saturn", "check", "--checkers", checkers, "--format", "json",
-           "-o", out, "--root", os.path.join(HERE, "corpora"), "--db", db, "--jobs", jobs]
-    for f in flags(name):
-        cmd += [f[:2], f[2:]]
-    cmd += srcs
-    t = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT,
-                          env=dict(os.environ, PYTHONPATH=ROOT))
-    wall = time.perf_counter() - t
+    proc, wall = saturn(c, checkers, jobs, out, db)
     if proc.returncode not in (0, 1):
         return {"name": name, "error": proc.stderr[-2000:]}
     doc = json.load(open(out))
-    t = time.perf_counter()
-    rerun = subprocess.run(cmd[:cmd.index("-o") + 1] + [out + ".rerun"] + cmd[cmd.index("-o") + 2:],
-                           capture_output=True, text=True, cwd=ROOT,
-                           env=dict(os.environ, PYTHONPATH=ROOT))
-    rerun_wall = time.perf_counter() - t if rerun.returncode in (0, 1) else float("nan")
-    stats = doc["stats"]
+    rerun, rerun_wall = saturn(c, checkers, jobs, out + ".rerun", db)
+    edited, (edit_proc, edit_wall) = edit_one_function(db, c["files"]), (None, float("nan"))
+    if edited:
+        try:
+            edit_proc, edit_wall = saturn(c, checkers, jobs, out + ".edit", db)
+        finally:
+            edited()
+    reused = json.load(open(out + ".edit"))["stats"] if edit_proc is not None and \
+        edit_proc.returncode in (0, 1) else {}
     errors = [ln for ln in proc.stderr.splitlines() if ": error:" in ln or "internal error" in ln]
     kinds = {}
     for r in doc["reports"]:
         kinds[r["kind"]] = kinds.get(r["kind"], 0) + 1
-    flat = [x for f in flags(name) for x in ([f] if not f.startswith(("-D", "-I")) else [f])]
     peer = {}
     for tool, run in (("clang", peers.clang), ("cppcheck", peers.cppcheck)):
-        if peers.available("clang-14" if tool == "clang" else tool):
-            peer[tool] = run(srcs, flat)
+        if peers_on and peers.available("clang-14" if tool == "clang" else tool):
+            peer[tool] = run(c["files"], c["peer_flags"])
     saturn_reports = sorted((r["file"], r["line"], r["kind"]) for r in doc["reports"])
-    return {"name": name, "wall": wall, "rerun": rerun_wall, "stats": stats, "peers": peer,
-            "saturn_reports": saturn_reports, "reports": len(doc["reports"]),
+    return {"name": name, "wall": wall, "cpu": proc.cpu, "rerun": rerun_wall, "edit": edit_wall,
+            "edit_stats": reused, "edited": getattr(edited, "label", ""), "stats": doc["stats"],
+            "peers": peer, "saturn_reports": saturn_reports, "reports": len(doc["reports"]),
             "errors": errors[:10], "kinds": kinds, "locks": lock_counts(db),
             "leaks": leak_counts(db)}
+
+
+def edit_one_function(db: str, files: list[str]):
+    """Change one function's body in a way that changes its IR but not its summaries (a
+    volatile local read), as a small edit would; return the function that undoes it."""
+    import sqlite3
+    con = sqlite3.connect(db)
+    rows = con.execute("SELECT name, file, line FROM functions WHERE status='ok' "
+                       "ORDER BY file, line").fetchall()
+    con.close()
+    by_base = {os.path.basename(f): f for f in files}
+    for name, file, line in rows[len(rows) // 2:]:
+        path = file if os.path.isabs(file) else by_base.get(os.path.basename(file))
+        if not path or path not in files:
+            continue
+        text = open(path).read()
+        lines = text.split("\n")
+        offset = sum(len(ln) + 1 for ln in lines[:line - 1])
+        brace = text.find("{", offset)
+        if brace < 0:
+            continue
+        edit = " { volatile int saturn_bench_edit = 0; (void)saturn_bench_edit; }"
+        open(path, "w").write(text[:brace + 1] + edit + text[brace + 1:])
+
+        def undo(path=path, text=text):
+            open(path, "w").write(text)
+        undo.label = f"{name} ({os.path.basename(path)})"
+        return undo
+    return None
 
 
 def leak_counts(db: str) -> dict:
@@ -107,47 +171,59 @@ def lock_counts(db: str) -> dict:
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("corpora", nargs="*", default=list(CORPORA))
+    ap.add_argument("corpora", nargs="*", default=DEFAULT,
+                    help=f"PyPI corpora ({', '.join(CORPORA)}) and kernel subsystems "
+                         f"({', '.join(KERNEL_PREFIX + k for k in kernel.SUBSYSTEMS)})")
     ap.add_argument("--checkers", default="assert,lock,leak")
     ap.add_argument("--jobs", default=str(os.cpu_count() or 1))
+    ap.add_argument("--no-peers", action="store_true", help="do not run clang-14 and cppcheck")
     args = ap.parse_args()
-    header = (f"{'corpus':10} {'files':>5} {'skip':>4} {'lines':>8} {'funcs':>6} {'incompl':>7} "
-              f"{'unsup':>6} {'reports':>7} {'pre':>6} {'parse':>6} {'lower':>6} {'analyze':>8} "
-              f"{'wall':>7} {'lines/s':>8} {'peakMB':>7}")
-    print(header)
+    print(f"{'corpus':12} {'files':>5} {'skip':>4} {'lines':>8} {'funcs':>6} {'incompl':>7} "
+          f"{'unsup':>6} {'reports':>7} {'pre':>6} {'parse':>6} {'lower':>6} {'analyze':>8} "
+          f"{'wall':>7} {'cpu':>7} {'l/s/core':>8} {'peakMB':>7}")
     for name in args.corpora:
-        r = run_one(name, args.checkers, args.jobs)
-        if "error" in r:
-            print(f"{name:10} FAILED: {r['error']}")
-            continue
-        s, ph = r["stats"], r["stats"]["phases"]
-        print(f"{name:10} {s['files']:>5} {s['skipped_files']:>4} {s['lines']:>8} "
-              f"{s['functions']:>6} {s['incomplete']:>7} {s['unsupported']:>6} {r['reports']:>7} "
-              f"{ph['preprocess']:>6.1f} {ph['parse']:>6.1f} {ph['lower']:>6.1f} "
-              f"{ph['analyze']:>8.1f} {r['wall']:>7.1f} {s['lines'] / r['wall']:>8.0f} "
-              f"{s['peak_rss_mb']:>7.0f}")
-        print(f"    re-check with nothing changed (every function reused): {r['rerun']:.1f}s")
-        print(f"    report kinds: {r['kinds'] or 'none'}")
-        lk = r["locks"]
-        print(f"    lock summaries: {lk['touching']} functions touch locks, {lk['lock_wrappers']} "
-              f"lock wrappers, {lk['unlock_wrappers']} unlock wrappers, {lk['follows_return']} "
-              f"with the exit state following the return value")
-        for tool, (secs, found) in sorted(r["peers"].items()):
-            print(f"    {tool}: {secs:.1f}s (Saturn/{tool} time ratio {r['wall'] / secs:.2f}), "
-                  f"{len(found)} lock/leak reports")
-            for f, line, chk, msg in found[:8]:
-                print(f"        {os.path.relpath(f, ROOT) if os.path.isabs(f) else f}:{line}: [{chk}] {msg[:90]}")
-        if not r["peers"]:
-            print("    clang-14 / cppcheck not installed: no comparison (apt-get install clang-14 cppcheck)")
-        for f, line, kind in r["saturn_reports"][:8]:
-            print(f"        saturn: {f}:{line}: [{kind}]")
-        lk = r["leaks"]
-        print(f"    leak summaries: {lk['summaries']} functions, {lk['allocators']} allocators, "
-              f"{lk['escapees']} with escapees, {lk['out_alloc']} handing memory out through a "
-              f"parameter")
-        for e in r["errors"]:
-            print(f"    {e}")
+        print_result(run_one(name, args.checkers, args.jobs, not args.no_peers), int(args.jobs))
     return 0
+
+
+def print_result(r: dict, jobs: int) -> None:
+    name = r["name"]
+    if "error" in r:
+        print(f"{name:12} FAILED: {r['error']}")
+        return
+    s, ph = r["stats"], r["stats"]["phases"]
+    print(f"{name:12} {s['files']:>5} {s['skipped_files']:>4} {s['lines']:>8} "
+          f"{s['functions']:>6} {s['incomplete']:>7} {s['unsupported']:>6} {r['reports']:>7} "
+          f"{ph['preprocess']:>6.1f} {ph['parse']:>6.1f} {ph['lower']:>6.1f} "
+          f"{ph['analyze']:>8.1f} {r['wall']:>7.1f} {r['cpu']:>7.1f} "
+          f"{s['lines'] / r['wall'] / max(1, jobs):>8.0f} {s['peak_rss_mb']:>7.0f}")
+    print(f"    re-check with nothing changed (every function reused): {r['rerun']:.1f}s")
+    e = r["edit_stats"]
+    if e:
+        print(f"    re-check after editing {r['edited']}: {r['edit']:.1f}s "
+              f"({100 * r['edit'] / r['wall']:.0f} % of the full run), {e['reused']} of "
+              f"{e['functions']} functions reused")
+    print(f"    report kinds: {r['kinds'] or 'none'}")
+    lk = r["locks"]
+    print(f"    lock summaries: {lk['touching']} functions touch locks, {lk['lock_wrappers']} "
+          f"lock wrappers, {lk['unlock_wrappers']} unlock wrappers, {lk['follows_return']} "
+          f"with the exit state following the return value")
+    lk = r["leaks"]
+    print(f"    leak summaries: {lk['summaries']} functions, {lk['allocators']} allocators, "
+          f"{lk['escapees']} with escapees, {lk['out_alloc']} handing memory out through a "
+          f"parameter")
+    for tool, (secs, found) in sorted(r["peers"].items()):
+        print(f"    {tool}: {secs:.1f}s (Saturn/{tool} time ratio {r['wall'] / secs:.2f}), "
+              f"{len(found)} lock/leak reports")
+        for f, line, chk, msg in found[:20]:
+            print(f"        {tool}: {os.path.relpath(f, ROOT) if os.path.isabs(f) else f}:{line}: "
+                  f"[{chk}] {msg[:90]}")
+    if not r["peers"]:
+        print("    no comparison (--no-peers, or clang-14 / cppcheck not installed)")
+    for f, line, kind in r["saturn_reports"][:20]:
+        print(f"        saturn: {f}:{line}: [{kind}]")
+    for e in r["errors"]:
+        print(f"    {e}")
 
 
 if __name__ == "__main__":

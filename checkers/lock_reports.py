@@ -100,7 +100,7 @@ def _type_b(ctx, checker, data, uid, lk, exit_state, summary) -> None:
         g = ctx.lit(exit_state.guard)
         props = _prop_lits(ctx, summary, exit_state)
         assume = [x if v else -x for x, v in zip(props, list(ins) + list(outs))]
-        base = [g, fs.is_(s0, s), *assume]
+        base = [g, fs.is_(s0, s), ctx.exists(data.locks[uid]), *assume]
         ret_lits = [ctx.lit(gr) for gr, _ in ctx.returns]
         locked = ctx.may(*base, fs.is_(final, L), observe=ret_lits)
         unlocked = ctx.may(*base, fs.is_(final, U), observe=ret_lits)

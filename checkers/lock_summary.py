@@ -77,8 +77,9 @@ def infer(ctx, checker, exit_state) -> dict:
         final = exit_state.attrs.get((uid, "#lock"), s0)
         cause = exit_state.attrs.get((uid, "#lockcause"), fs.const(0))
         rows = []
+        exists = ctx.exists(obj)   # no state to speak of where the lock's pointer was null
         for s in ([None] if constructor else [U, L]):
-            entry = [data.known[uid]] if s is None else [fs.is_(s0, s)]
+            entry = [data.known[uid]] if s is None else [fs.is_(s0, s), exists]
             for s2 in (U, L, R, E):
                 base = [g, *entry, fs.is_(final, s2)]
                 for vals in _valuations(ctx, base, lits):

@@ -50,7 +50,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="exit 0 even when there are (new) reports (advisory runs)")
     c.add_argument("-o", "--output", metavar="FILE", help="write reports to FILE instead of stdout")
     c.add_argument("--root", default=".", metavar="DIR",
-                   help="paths in reports are relative to DIR (default: current directory)")
+                   help="paths in reports are relative to DIR, and reports inside headers "
+                        "outside DIR are not shown (default: current directory)")
     c.add_argument("--db", default=None, metavar="PATH",
                    help="summary database to write (default .saturn/saturn.db)")
     c.add_argument("--no-db", action="store_true", help="do not write the summary database")

@@ -52,7 +52,7 @@ def _scan(text, main_file):
     spans: list[tuple[str, int, int]] = []
     mentioned: set[str] = set()
     depth = parens = 0
-    in_main, has_eq, prev = False, False, []
+    in_main, has_eq, prev = True, False, []  # before any line marker: the file itself
     name = start = ids = None
     for m in _TOKEN.finditer(text):
         kind, v = m.lastgroup, m.group()

@@ -30,6 +30,17 @@ def context_specs(decl: c_ast.Decl, param_names: list[str]) -> list[tuple[str, l
     return out
 
 
+def cleanup_function(decl: c_ast.Decl) -> str | None:
+    """`__attribute__((cleanup(f)))` on a local: f runs on the variable's address when it goes
+    out of scope (the kernel's guard()/scoped_guard() lock guards)."""
+    for attr in _attributes(decl):
+        if isinstance(attr, c_ast.FuncCall) and isinstance(attr.name, c_ast.ID) and \
+                attr.name.name.strip("_") == "cleanup" and attr.args is not None and \
+                len(attr.args.exprs) == 1 and isinstance(attr.args.exprs[0], c_ast.ID):
+            return attr.args.exprs[0].name
+    return None
+
+
 def param_names(decl: c_ast.Decl) -> list[str]:
     node = decl.type
     while node is not None and not isinstance(node, str) and \

@@ -26,6 +26,7 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
         self.file_scope = self.scope = Scope()
         self.b = Builder(tu_path)
         self.breaks, self.continues, self.switches, self.labels = [], [], [], {}
+        self.cleanups, self.break_levels, self.continue_levels = [], [], []  # NOTE [cleanup]
         self.rv_sym, self.exit_block, self.fn_key = None, None, ""
         self.all_stmts: list = []
         # NOTE [lazy-headers]: bodies defined in headers are lowered only when a function of

@@ -6,6 +6,7 @@ from pycparser import c_ast
 
 from . import nodes as N
 from . import types as T
+from .annotations import cleanup_function
 from .builder import new_uid
 from .decls import Scope
 from .lower_expr import const, source_text
@@ -22,29 +23,52 @@ class StmtLowering:
     def _s_Compound(self, node):
         saved = self.scope
         self.scope = Scope(saved)
+        self.cleanups.append([])
         try:
             for item in node.block_items or []:
                 self.stmt(item)
+            self.run_cleanups(len(self.cleanups) - 1)
         finally:
             self.scope = saved
+            self.cleanups.pop()
+
+    # NOTE [cleanup]: `__attribute__((cleanup(f)))` locals (the kernel's guard(), scoped_guard())
+    # call f(&var) when their scope ends: at the end of the block, and before a return, break or
+    # continue that leaves it (innermost first; a return's value is computed before). A goto out
+    # of such a scope does not run them (the kernel does not mix the two).
+    def run_cleanups(self, level: int) -> None:
+        """Call the cleanups of every scope at `level` and deeper, innermost first."""
+        if self.b.cur is None:
+            return
+        for scope in reversed(self.cleanups[level:]):
+            for sym, fname, node in reversed(scope):
+                call = c_ast.FuncCall(c_ast.ID(fname, node.coord), c_ast.ExprList(
+                    [c_ast.UnaryOp("&", c_ast.ID(sym.name, node.coord), node.coord)], node.coord),
+                    node.coord)
+                self.expr(call)
 
     def statement_expression(self, node):
         """`({ ...; e; })`: the value is the last expression statement's."""
         saved = self.scope
         self.scope = Scope(saved)
+        self.cleanups.append([])
         try:
             items = node.block_items or []
             for item in items[:-1]:
                 self.stmt(item)
             last = items[-1] if items else None
+            value = N.Unknown(T.VOID, "")
             if last is None or isinstance(last, (c_ast.Decl, c_ast.Typedef)) or \
                     getattr(self, "_s_" + type(last).__name__, None) is not None:
                 if last is not None:
                     self.stmt(last)
-                return N.Unknown(T.VOID, "")
-            return self.rv(last)
+            else:
+                value = self.rv(last)
+            self.run_cleanups(len(self.cleanups) - 1)
+            return value
         finally:
             self.scope = saved
+            self.cleanups.pop()
 
     def _s_EmptyStatement(self, node):
         pass
@@ -83,6 +107,9 @@ class StmtLowering:
         self.b.locals.append(sym)
         if node.init is not None:
             self.initialize(N.VarLv(t, sym), node.init, node)
+        fname = cleanup_function(node)
+        if fname is not None and self.cleanups:
+            self.cleanups[-1].append((sym, fname, node))
 
     def _s_If(self, node):
         t_blk, f_blk, done = self.b.new_block(), self.b.new_block(), self.b.new_block()
@@ -104,12 +131,16 @@ class StmtLowering:
         self.b.cur = body_blk
         self.breaks.append(done)
         self.continues.append(step_blk)
+        self.break_levels.append(len(self.cleanups))
+        self.continue_levels.append(len(self.cleanups))
         try:
             if body is not None:
                 self.stmt(body)
         finally:
             self.breaks.pop()
             self.continues.pop()
+            self.break_levels.pop()
+            self.continue_levels.pop()
         self.b.start(step_blk)
         if step is not None:
             self.expr(step)
@@ -134,19 +165,24 @@ class StmtLowering:
     def _s_For(self, node):
         saved = self.scope
         self.scope = Scope(saved)
+        self.cleanups.append([])
         try:
             if node.init is not None:
                 self.stmt(node.init)
             self.loop(node.cond, node.stmt, node.next)
+            self.run_cleanups(len(self.cleanups) - 1)
         finally:
             self.scope = saved
+            self.cleanups.pop()
 
     def _s_Break(self, node):
         if self.breaks:
+            self.run_cleanups(self.break_levels[-1])
             self.b.goto(self.breaks[-1])
 
     def _s_Continue(self, node):
         if self.continues:
+            self.run_cleanups(self.continue_levels[-1])
             self.b.goto(self.continues[-1])
 
     def _s_Return(self, node):
@@ -154,6 +190,7 @@ class StmtLowering:
             value = self.rv(node.expr)
             if self.rv_sym is not None:
                 self.assign(N.VarLv(self.rv_sym.type, self.rv_sym), value, node)
+        self.run_cleanups(0)
         self.b.end(N.Goto(self.exit_block.id, self.coord(node)))
 
     def label_block(self, name: str):
@@ -182,12 +219,14 @@ class StmtLowering:
         self.b.goto(head)
         self.switches.append([])
         self.breaks.append(done)
+        self.break_levels.append(len(self.cleanups))
         try:
             self.b.cur = None
             self.stmt(node.stmt)
         finally:
             cases = self.switches.pop()
             self.breaks.pop()
+            self.break_levels.pop()
         self.b.start(done)
         self.dispatch(head, N.Read(t, N.VarLv(t, tmp)), cases, done, node)
 

@@ -8,6 +8,7 @@ from ..ir import nodes as N
 from ..ir import types as T
 from ..memory import gls
 from ..memory.gls import GLS
+from ..memory.locations import child
 from .interface import resolve
 
 
@@ -23,6 +24,7 @@ def default_call(ev, call: N.Call, args: list, st) -> None:
         if call.lv is not None:
             ev.store(call.lv, returned_value(ev, call, args, st) or
                      ev.fresh_value(call.lv.type, label), st)
+            returned_fields(ev, call, args, st)
         return
     if call.lv is not None:
         ev.store(call.lv, ev.fresh_value(call.lv.type, label), st)
@@ -41,8 +43,25 @@ def returned_value(ev, call: N.Call, args: list, st):
     """A pointer result the callee's summary ties to one interface object: that object (as the
     caller resolves it), or null under a fresh condition, as an unknown pointer may be."""
     steps = ev.returns.get(call.callee) if call.callee else None
-    if not steps or not isinstance(call.lv.type, T.PtrT):
+    if not steps or not isinstance(call.lv.type, T.PtrT) or isinstance(steps, dict):
         return None
+    return _pointer_to(ev, steps, args, st)
+
+
+def returned_fields(ev, call: N.Call, args: list, st) -> None:
+    """The pointer fields of a struct result that the callee's summary ties to its arguments."""
+    got = ev.returns.get(call.callee) if call.callee else None
+    if not isinstance(got, dict) or not isinstance(call.lv.type, T.StructT):
+        return
+    for obj, g in ev.locs(call.lv, st):
+        for name, steps in sorted(got["fields"].items()):
+            ftype = obj.type.field_type(name) if isinstance(obj.type, T.StructT) else None
+            value = _pointer_to(ev, steps, args, st) if ftype is not None else None
+            if value is not None:
+                ev.store_obj(child(obj, name, ftype), value, g, st)
+
+
+def _pointer_to(ev, steps, args, st):
     hits = resolve(ev, steps, args, None, st)
     if not hits:
         return None

@@ -24,6 +24,22 @@ class FunctionContext:
     def interface_steps(self, obj, roots=None):
         return interface.steps_of(obj, roots)
 
+    def exists(self, obj) -> int:
+        """The condition under which an object reached from the function's inputs exists: every
+        pointer on its access path was non-null on entry (`*(*p).lock` exists only where
+        `p->lock != NULL`). TRUE for objects not reached through input pointers."""
+        lits, cur = [], obj.root
+        for _ in range(16):
+            ptr = cur.deref_of
+            if ptr is None:
+                break
+            initial = self.env.initial_values.get(ptr)
+            if isinstance(initial, GLS):
+                lits.append(self.c.OR_all([g for loc, g in initial.entries
+                                           if loc is not None and loc.root is cur] or [FALSE]))
+            cur = ptr.root
+        return self.c.AND_all(lits) if lits else TRUE
+
     def handed_out(self, exit_state) -> dict:
         return interface.handed_out(self, exit_state)
 

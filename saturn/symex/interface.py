@@ -67,9 +67,25 @@ def returned(ctx, exit_state):
     one (`container_of` helpers, `&param->field` getters); None otherwise. Callers use it in
     place of a fresh object (calls.returned_value)."""
     fn = ctx.fn
-    if exit_state is None or fn.rv is None or not isinstance(fn.rv.type, T.PtrT):
+    if exit_state is None or fn.rv is None:
         return None
-    value = ctx.ev.read_obj(ctx.env.var_obj(fn.rv), exit_state)
+    rv = ctx.env.var_obj(fn.rv)
+    if isinstance(fn.rv.type, T.PtrT):
+        return _one_target(ctx.ev.read_obj(rv, exit_state))
+    if isinstance(fn.rv.type, T.StructT):
+        # A struct returned by value whose pointer fields point at the arguments (the kernel's
+        # lock guard classes): {"fields": {name: steps}}.
+        fields = {}
+        for name, ftype in fn.rv.type.fields:
+            if isinstance(ftype, T.PtrT):
+                steps = _one_target(ctx.ev.read_obj(child(rv, name, ftype), exit_state))
+                if steps is not None:
+                    fields[name] = steps
+        return {"fields": fields} if fields else None
+    return None
+
+
+def _one_target(value):
     locs = [loc for loc, _ in value.locations()] if isinstance(value, GLS) else []
     if len(locs) != 1:
         return None

@@ -131,3 +131,36 @@ void bad_annotated_field(struct dev *d) {
     dev_unlock_later(d);
     dev_unlock_later(d);                        // expect: lock.double-unlock
 }
+
+/* Scope-based guards (cleanup attribute): the destructor unlocks at every exit of the scope. */
+typedef struct { spinlock_t *lock; } class_spinlock_t;
+static inline void class_spinlock_destructor(class_spinlock_t *_T) { if (_T->lock) spin_unlock(_T->lock); }
+static inline class_spinlock_t class_spinlock_constructor(spinlock_t *l)
+{ class_spinlock_t _t = { .lock = l }; spin_lock(_t.lock); return _t; }
+#define guard_spinlock(l) \
+    class_spinlock_t __guard __attribute__((__cleanup__(class_spinlock_destructor))) = \
+        class_spinlock_constructor(l)
+
+int ok_guard(struct dev *d) {
+    guard_spinlock(&d->lock);
+    if (d->count)
+        return 1;
+    d->count++;
+    return 0;
+}
+
+void ok_scoped_guard(struct dev *d) {
+    for (class_spinlock_t scope __attribute__((__cleanup__(class_spinlock_destructor))) =
+             class_spinlock_constructor(&d->lock), *done = 0; !done; done = (void *)1) {
+        if (d->count)
+            break;
+        d->count = 1;
+    }
+    spin_lock(&d->lock);
+    spin_unlock(&d->lock);
+}
+
+void bad_guard(struct dev *d) {
+    guard_spinlock(&d->lock);
+    spin_lock(&d->lock);                        // expect: lock.double-lock
+}
