@@ -32,12 +32,18 @@ class LockData:
         self.ops: list = []        # (addr uid, lit, coord, text)
         self.errors: list = []     # (addr uid, lit, coord, op, first_value, from_reported_callee)
         self.acquires: list = []   # (addr uid, lit, coord)
+        self.read_before_lock = None  # inputs read before the first lock operation (a set)
+        self.prop_lits: list = []   # the summary's proposition literals (lock_summary.infer)
+
+    def first_op(self, ctx) -> None:
+        if self.read_before_lock is None:
+            self.read_before_lock = set(ctx.env.initial_values)
 
 
 class LockChecker(Checker):
     name = "lock"
     kinds = ("lock.double-lock", "lock.double-unlock", "lock.ambiguous-exit", "lock.not-released")
-    summary_version = 1
+    summary_version = 2
 
     def __init__(self, specs=None):
         self.specs = dict(SPECS)
@@ -107,6 +113,8 @@ class LockChecker(Checker):
         if op == "held":
             self._assume_held(ctx, locks, st)
             return
+        if op not in ("init", "destroy"):
+            data.first_op(ctx)
         if locks:  # the lock operation dereferences its argument: it is not null here
             ctx.restrict(st, ctx.c.OR_all(g for _, g in locks))
         path = ctx.lit(st.guard)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from saturn.report.diagnostic import TraceNote
 
-from .lock_summary import (ACQ, L, REL, U, _valuations, input_props, output_props,
+from .lock_summary import (ACQ, L, REL, U, _valuations, input_props,
                            reported_by_callee)
 
 
@@ -98,7 +98,7 @@ def _type_b(ctx, checker, data, uid, lk, exit_state, summary) -> None:
         s0 = checker._entry_value(data, (uid, "#lock"))
         final = exit_state.attrs.get((uid, "#lock"), s0)
         g = ctx.lit(exit_state.guard)
-        props = _prop_lits(ctx, summary, exit_state)
+        props = data.prop_lits  # the propositions lock_summary.infer chose
         assume = [x if v else -x for x, v in zip(props, list(ins) + list(outs))]
         base = [g, fs.is_(s0, s), ctx.exists(data.locks[uid]), *assume]
         ret_lits = [ctx.lit(gr) for gr, _ in ctx.returns]
@@ -115,12 +115,6 @@ def _type_b(ctx, checker, data, uid, lk, exit_state, summary) -> None:
                    f"under the same return condition", notes, statement=f"return {lk['name']}")
         return
 
-
-def _prop_lits(ctx, summary, exit_state):
-    pins = {d["index"]: lit for d, lit in input_props(ctx)}
-    outs = {(d["kind"], d.get("index")): lit for d, lit in output_props(ctx, exit_state)}
-    return [pins[d["index"]] for d in summary["pin"]] + \
-        [outs[(d["kind"], d.get("index"))] for d in summary["pout"]]
 
 
 def _not_released(ctx, checker, data, uid, obj, exit_state) -> None:

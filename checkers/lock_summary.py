@@ -5,13 +5,19 @@ NOTE [lock-propositions]: beyond the paper's fixed P_out = {ret ≠ 0}, proposit
 function: `ret ≠ 0` for integer and pointer results, `*param_i ≠ 0` for integer out-parameters the
 function writes, and `param_i ≠ 0` for the integer parameters the lock behaviour depends on (at
 most MAX_PIN candidates, kept only when some transition differs with their value). So
-`complex_wrapper` of Fig. 2.8 comes out as printed there.
+`complex_wrapper` of Fig. 2.8 comes out as printed there. When the summary is still ambiguous,
+integer fields reached from the parameters or globals whose entry value the function read before
+its first lock operation (`substream->pcm->nonatomic` choosing between a mutex and a spinlock)
+are tried as well, and kept while they remove ambiguity; callers evaluate them on their own
+state.
 """
 from __future__ import annotations
 
+from saturn.checker import FALSE
 from saturn.ir import types as T
 
 MAX_PIN = 3
+MAX_FIELD_TRIES = 6
 U, L, R, E = 0, 1, 2, 3
 ACQ, REL = 1, 2
 
@@ -46,6 +52,33 @@ def input_props(ctx):
     return out
 
 
+def field_candidates(ctx, data):
+    """Integer objects reached from the parameters or globals whose entry value the function
+    read before its first lock operation (`substream->pcm->nonatomic` choosing the lock), as
+    further input propositions (NOTE [lock-propositions]); tried only when the summary is
+    ambiguous without them. A value read after taking the lock (`if (dev->busy) return;`
+    before the unlock) is not one: that is the forgotten-unlock bug the report is for."""
+    out = []
+    before = data.read_before_lock or set()
+    for obj, value in ctx.env.initial_values.items():
+        if obj not in before or not isinstance(obj.type, T.IntT):
+            continue
+        steps = ctx.interface_steps(obj)
+        if steps and len(steps) > 1 and steps[0][0] in ("param", "global"):
+            out.append((ctx.render_path(steps), steps, value))
+    out.sort(key=lambda x: (len(x[1]), x[0]))
+    return [({"kind": "field", "path": steps, "name": name}, ctx.truth(value))
+            for name, steps, value in out[:MAX_FIELD_TRIES]]
+
+
+def _ambiguous(locks) -> int:
+    groups = {}
+    for lk in locks:
+        for ins, s, outs, s2, _ in lk["transitions"]:
+            groups.setdefault((id(lk), tuple(ins), s, tuple(outs)), set()).add(s2)
+    return sum(1 for exits in groups.values() if {U, L} <= exits)
+
+
 def _valuations(ctx, base, lits, prefix=()):
     """Every assignment of `lits` consistent with `base`, by splitting (prunes early)."""
     if ctx.may(*base) is None:
@@ -61,11 +94,36 @@ def _valuations(ctx, base, lits, prefix=()):
 def infer(ctx, checker, exit_state) -> dict:
     data = ctx.data[checker.name]
     summary = {"version": 1, "pin": [], "pout": [], "locks": []}
+    data.prop_lits = []
     if exit_state is None or not data.locks:
         return summary
+    pout, pin = output_props(ctx, exit_state), input_props(ctx)
+    locks = _locks(ctx, checker, exit_state, pin, pout)
+    if _ambiguous(locks):
+        # The exit state may follow a value the function reads from its inputs (a flag in a
+        # struct): add such propositions one at a time while they remove ambiguity.
+        for cand in field_candidates(ctx, data):
+            if len(pin) >= MAX_PIN + 2:
+                break
+            trial = _locks(ctx, checker, exit_state, pin + [cand], pout)
+            if _ambiguous(trial) < _ambiguous(locks):
+                pin, locks = pin + [cand], trial
+                if not _ambiguous(locks):
+                    break
+    keep = [j for j in range(len(pin)) if any(_matters(lk["transitions"], j) for lk in locks)]
+    for lk in locks:
+        lk["transitions"] = _project(lk["transitions"], keep)
+    summary["pin"] = [pin[j][0] for j in keep]
+    summary["pout"] = [d for d, _ in pout]
+    summary["locks"] = locks
+    data.prop_lits = [pin[j][1] for j in keep] + [lit for _, lit in pout]
+    return summary
+
+
+def _locks(ctx, checker, exit_state, pin, pout) -> list:
+    data = ctx.data[checker.name]
     fs, g = data.fs, ctx.lit(exit_state.guard)
     roots = ctx.handed_out(exit_state)
-    pout, pin = output_props(ctx, exit_state), input_props(ctx)
     lits = [lit for _, lit in pin] + [lit for _, lit in pout]
     locks = []
     for uid, obj in sorted(data.locks.items(), key=lambda kv: (kv[1].path, kv[0])):
@@ -91,13 +149,7 @@ def infer(ctx, checker, exit_state) -> dict:
                                  list(vals[len(pin):]), s2, why])
         locks.append({"path": steps, "name": ctx.render_path(steps), "constructor": constructor,
                       "transitions": rows})
-    keep = [j for j in range(len(pin)) if any(_matters(lk["transitions"], j) for lk in locks)]
-    for lk in locks:
-        lk["transitions"] = _project(lk["transitions"], keep)
-    summary["pin"] = [pin[j][0] for j in keep]
-    summary["pout"] = [d for d, _ in pout]
-    summary["locks"] = locks
-    return summary
+    return locks
 
 
 def _matters(rows, j) -> bool:
@@ -125,8 +177,7 @@ def _project(rows, keep):
 # -- application (Fig. 2.9) ------------------------------------------------------------------------
 def prepare(ctx, checker, summary, args, st):
     """Before the call: the caller's lock objects, their states, and the input propositions."""
-    pins = [ctx.truth(args[d["index"]]) if d["index"] < len(args) else ctx.c.new_var()
-            for d in summary["pin"]]
+    pins = [_pin_value(ctx, d, args, st) for d in summary["pin"]]
     locks = []
     for lk in summary["locks"]:
         if lk["path"][0][0] == "ret":
@@ -139,20 +190,31 @@ def prepare(ctx, checker, summary, args, st):
     return pins, locks
 
 
+def _pin_value(ctx, d, args, st) -> int:
+    if d["kind"] == "field":
+        return _read_truth(ctx, ctx.resolve(d["path"], args, None, st), st)
+    return ctx.truth(args[d["index"]]) if d["index"] < len(args) else ctx.c.new_var()
+
+
+def _read_truth(ctx, objs, st) -> int:
+    """`value != 0` of the object the path names (guarded), or a fresh literal if none."""
+    if not objs:
+        return ctx.c.new_var()
+    values = [(g, ctx.truth(ctx.ev.read_obj(o, st))) for o, g in objs]
+    lit = values[-1][1]
+    for g, v in reversed(values[:-1]):
+        lit = ctx.c.ITE(g, v, lit)
+    return lit
+
+
 def _out_values(ctx, summary, args, ret, st):
     out = []
     for d in summary["pout"]:
         if d["kind"] == "ret":
             out.append(ctx.truth(ret) if ret is not None else ctx.c.new_var())
             continue
-        objs = ctx.resolve([["param", d["index"]], ["deref"]], args, None, st)
-        lit = ctx.c.new_var()
-        if objs:
-            values = [(g, ctx.truth(ctx.ev.read_obj(o, st))) for o, g in objs]
-            lit = values[-1][1]
-            for g, v in reversed(values[:-1]):
-                lit = ctx.c.ITE(g, v, lit)
-        out.append(lit)
+        out.append(_read_truth(ctx, ctx.resolve([["param", d["index"]], ["deref"]], args, None,
+                                                st), st))
     return out
 
 
@@ -204,13 +266,15 @@ def reported_by_callee(rows) -> bool:
 
 def _apply_lock(ctx, checker, call, lk, obj, g, old, pins, pouts, st):
     data, fs, c = ctx.data[checker.name], ctx.data[checker.name].fs, ctx.c
+    data.first_op(ctx)
     data.locks.setdefault(obj.addr.uid, obj)
     rows = lk["transitions"]
     enabled = _choose(ctx, rows, [_enabled(ctx, fs, r, old, pins, pouts) for r in rows])
     if lk.get("constructor"):
         made = c.AND_all([ctx.lit(st.guard), g, c.OR_all(enabled)])
         data.known[obj.addr.uid] = c.OR(data.known.get(obj.addr.uid, -1), made)
-    stuck = c.OR(fs.is_(old, E), fs.is_(old, R))
+    # A constructor's lock is new: whatever the object held before does not stay.
+    stuck = FALSE if lk.get("constructor") else c.OR(fs.is_(old, E), fs.is_(old, R))
     ctx.restrict(st, c.OR(-g, c.OR(stuck, c.OR_all(enabled))))
     path = ctx.lit(st.guard)
     reported = reported_by_callee(rows)

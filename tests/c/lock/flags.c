@@ -1,0 +1,36 @@
+/* A lock chosen by a flag in a struct (sound/core's snd_pcm_stream_lock: a mutex when the
+ * stream is non-atomic, a spinlock otherwise): the summaries carry the flag, so callers that
+ * lock and unlock the same stream are consistent. */
+typedef struct { int raw; } spinlock_t;
+struct mutex { long owner; };
+void spin_lock(spinlock_t *l);
+void spin_unlock(spinlock_t *l);
+void mutex_lock(struct mutex *m);
+void mutex_unlock(struct mutex *m);
+
+struct pcm { int nonatomic; };
+struct group { spinlock_t lock; struct mutex mutex; };
+struct substream { struct pcm *pcm; struct group self_group; int state; };
+
+static void group_lock(struct group *g, int nonatomic) {
+    if (nonatomic) mutex_lock(&g->mutex); else spin_lock(&g->lock);
+}
+static void group_unlock(struct group *g, int nonatomic) {
+    if (nonatomic) mutex_unlock(&g->mutex); else spin_unlock(&g->lock);
+}
+void stream_lock(struct substream *s) { group_lock(&s->self_group, s->pcm->nonatomic); }
+void stream_unlock(struct substream *s) { group_unlock(&s->self_group, s->pcm->nonatomic); }
+// expect-summary: stream_lock: lock (*param0).self_group.lock: [unlocked -> unlocked if (*(*param0).pcm).nonatomic != 0]
+
+int ok_reset(struct substream *s) {
+    stream_lock(s);
+    s->state = 0;
+    stream_unlock(s);
+    return 0;
+}
+
+void bad_twice(struct substream *s) {
+    stream_lock(s);
+    stream_lock(s);                             // expect: lock.double-lock
+    stream_unlock(s);
+}
