@@ -97,7 +97,8 @@ class LeakChecker(Checker):
             return ("spec", name, held)
         summary = callee_summary(ctx, call.callee, self.name)
         if summary is not None:
-            return ("summary", summary, leak_summary.resolve_escapees(ctx, summary, args, st))
+            return ("summary", summary, leak_summary.resolve_escapees(ctx, summary, args, st),
+                    leak_summary.held_out_params(ctx, summary, args, st))
         if name in NON_CAPTURING:
             return None
         given = [(loc, g) for a in args for loc, g in ctx.locations(a)]
@@ -112,7 +113,7 @@ class LeakChecker(Checker):
             self.escape(ctx, st, token[1])
             return
         if token[0] == "summary":
-            leak_summary.apply(ctx, self, call, token[1], token[2], args, st)
+            leak_summary.apply(ctx, self, call, token[1], token[2], args, st, token[3])
             return
         self.apply_spec(ctx, call, token[1], args, ret, st, token[2])
 
@@ -153,13 +154,21 @@ def _held_through(ctx, st, args, i):
             for loc, g2 in ctx.locations(ctx.ev.read_obj(slot, st))]
 
 
-def _held_by(ctx, st, locations):
-    """Locations that the given objects' pointer fields point to (one level)."""
+def _held_by(ctx, st, locations, depth: int = 4):
+    """Locations reachable from the given objects through pointer fields, up to `depth` levels
+    (a callback struct holding a pointer to a private block, passed by address through another
+    local struct: `pinfo.kernel = &pcb; pcb.private_data = rec;`)."""
     roots = {obj.root for obj, _ in locations}
+    slots = list(ctx.pointer_slots(st))
     out = []
-    for obj, value in ctx.pointer_slots(st):
-        if obj.root in roots:
-            out += ctx.locations(value)
+    for _ in range(depth):
+        found = [loc for obj, value in slots if obj.root in roots
+                 for loc in ctx.locations(value)]
+        new = {loc.root for loc, _ in found} - roots
+        out += found
+        if not new:
+            break
+        roots |= new
     return out
 
 

@@ -88,7 +88,12 @@ def _out_allocs(ctx, data, rules, g, exit_state) -> list:
             if new and all(ctx.may(g, gl, rules.escaped(loc.root, frozenset({("param", p.index)})))
                            is None for loc, gl in new):
                 valid = ctx.c.OR_all(ctx.c.AND(gl, data.new_locs[loc.root][0]) for loc, gl in new)
-                out.append([p.index, _when(ctx, g, valid, exit_state)])
+                # `if (!*p) *p = alloc();`: only when *p was null on entry (a loop may call it
+                # again with the block it got the first time).
+                held = ctx.env.initial_values.get(slot)
+                only_if_null = held is not None and ctx.may(g, valid, ctx.truth(held)) is None
+                out.append([p.index, _when(ctx, g, valid, exit_state)] +
+                           (["if-null"] if only_if_null else []))
                 break
     return out
 
@@ -143,7 +148,8 @@ def resolve_escapees(ctx, summary, args, st) -> list:
     return out
 
 
-def apply(ctx, checker, call, summary, escapees, args, st) -> None:
+def apply(ctx, checker, call, summary, escapees, args, st, held=None) -> None:
+    held = held or {}
     if escapees:
         checker.escape(ctx, st, escapees, call.coord, f"'{call.text}' keeps or frees the block")
     name = (call.callee or "").rsplit(":", 1)[-1]
@@ -164,6 +170,24 @@ def apply(ctx, checker, call, summary, escapees, args, st) -> None:
             pairs = [(loc, ctx.c.AND(pick, g)) for loc, g in args[i].entries] + [(None, -pick)]
             ctx.store(call.lv, ctx.pointer(pairs), st)
     ret = ctx.ev.load(call.lv, st) if call.lv is not None else None
-    for i, when in summary.get("out_alloc", []):
+    for i, when, *flags in summary.get("out_alloc", []):
         valid = ctx.c.AND(ctx.c.new_var(), when_lit(ctx, when, ret))
+        if "if-null" in flags:
+            for slot, g, before in held.get(i, []):
+                # The callee left a non-null *param as it was: give the old block back.
+                nonnull = ctx.truth(before)
+                obj, v = checker.allocate(ctx, st, call.coord, name, call.text,
+                                          ctx.c.AND_all([valid, g, -nonnull]))
+                ctx.ev.store_obj(slot, ctx.ev.ite(nonnull, before, ctx.pointer(
+                    [(obj, v), (None, -v)])), g, st)
+            continue
         checker.give_out(ctx, st, call, name, checker.slots(ctx, st, args, i), valid)
+
+
+def held_out_params(ctx, summary, args, st) -> dict:
+    """Before a call: what the out-parameters of `if-null` out-allocations hold."""
+    out = {}
+    for i, _, *flags in summary.get("out_alloc", []):
+        if "if-null" in flags and i < len(args):
+            out[i] = [(slot, g, ctx.ev.read_obj(slot, st)) for slot, g in ctx.locations(args[i])]
+    return out

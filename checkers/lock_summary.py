@@ -13,7 +13,8 @@ state.
 """
 from __future__ import annotations
 
-from saturn.checker import FALSE
+from saturn.checker import FALSE, equals_const
+from saturn.ir import nodes as N
 from saturn.ir import types as T
 
 MAX_PIN = 3
@@ -67,8 +68,30 @@ def field_candidates(ctx, data):
         if steps and len(steps) > 1 and steps[0][0] in ("param", "global"):
             out.append((ctx.render_path(steps), steps, value))
     out.sort(key=lambda x: (len(x[1]), x[0]))
-    return [({"kind": "field", "path": steps, "name": name}, ctx.truth(value))
-            for name, steps, value in out[:MAX_FIELD_TRIES]]
+    props = [({"kind": "field", "path": steps, "name": name}, ctx.truth(value))
+             for name, steps, value in out]
+    # `if (sbi->options.nfs == FAT_NFS_NOSTALE_RO) mutex_lock(...)`: a field against a constant
+    # the function compares with.
+    props += [({"kind": "field", "path": steps, "name": f"{name} == {k}", "eq": k},
+               equals_const(ctx.c, value, k))
+              for k in _compared_constants(ctx.fn) for name, steps, value in out]
+    return props[:MAX_FIELD_TRIES]
+
+
+def _compared_constants(fn) -> list[int]:
+    """Non-zero constants the function's branch conditions compare something with."""
+    found = set()
+    for block in fn.blocks.values():
+        cond = getattr(block.term, "cond", None)
+        while isinstance(cond, N.Cast):
+            cond = cond.a
+        if isinstance(cond, N.Binary) and cond.op in ("eq", "ne"):
+            for side in (cond.a, cond.b):
+                while isinstance(side, N.Cast):
+                    side = side.a
+                if isinstance(side, N.Const) and side.value:
+                    found.add(side.value)
+    return sorted(found)[:4]
 
 
 def _ambiguous(locks) -> int:
@@ -192,15 +215,19 @@ def prepare(ctx, checker, summary, args, st):
 
 def _pin_value(ctx, d, args, st) -> int:
     if d["kind"] == "field":
-        return _read_truth(ctx, ctx.resolve(d["path"], args, None, st), st)
+        return _read_truth(ctx, ctx.resolve(d["path"], args, None, st), st, d.get("eq"))
     return ctx.truth(args[d["index"]]) if d["index"] < len(args) else ctx.c.new_var()
 
 
-def _read_truth(ctx, objs, st) -> int:
-    """`value != 0` of the object the path names (guarded), or a fresh literal if none."""
+def _read_truth(ctx, objs, st, eq=None) -> int:
+    """`value != 0` (or `value == eq`) of the object the path names (guarded), or a fresh
+    literal if none."""
     if not objs:
         return ctx.c.new_var()
-    values = [(g, ctx.truth(ctx.ev.read_obj(o, st))) for o, g in objs]
+
+    def test(value):
+        return ctx.truth(value) if eq is None else equals_const(ctx.c, value, eq)
+    values = [(g, test(ctx.ev.read_obj(o, st))) for o, g in objs]
     lit = values[-1][1]
     for g, v in reversed(values[:-1]):
         lit = ctx.c.ITE(g, v, lit)

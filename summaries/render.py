@@ -17,7 +17,10 @@ def _cond(props, values) -> list[str]:
     for d, v in zip(props, values):
         if v is None:
             continue
-        out.append(f"{d['name']} {'!=' if v else '=='} 0")
+        if "eq" in d:  # a field compared with a constant: `name == k` holds or not
+            out.append(d["name"] if v else d["name"].replace(" == ", " != "))
+        else:
+            out.append(f"{d['name']} {'!=' if v else '=='} 0")
     return out
 
 
@@ -84,8 +87,10 @@ def leak_lines(summary: dict) -> list[str]:
         parts.append(f"returns param{summary['returns_param']} or null")
     else:
         parts.append("not an allocator")
-    for i, when in summary.get("out_alloc", []):
-        parts.append(f"new memory through *param{i}" + (f" if {when}" if when != "always" else ""))
+    for i, when, *flags in summary.get("out_alloc", []):
+        conds = ([when] if when != "always" else []) + \
+            ([f"*param{i} was null"] if "if-null" in flags else [])
+        parts.append(f"new memory through *param{i}" + (f" if {' and '.join(conds)}" if conds else ""))
     if summary.get("fields"):
         parts.append("result comes with allocated " +
                      ", ".join(render_steps([["ret"], ["deref"]] + f) for f in summary["fields"]))

@@ -25,6 +25,7 @@ def default_call(ev, call: N.Call, args: list, st) -> None:
             ev.store(call.lv, returned_value(ev, call, args, st) or
                      ev.fresh_value(call.lv.type, label), st)
             returned_fields(ev, call, args, st)
+            constrain_result(ev, call, st)
         return
     if call.lv is not None:
         ev.store(call.lv, ev.fresh_value(call.lv.type, label), st)
@@ -46,6 +47,18 @@ def returned_value(ev, call: N.Call, args: list, st):
     if not steps or not isinstance(call.lv.type, T.PtrT) or isinstance(steps, dict):
         return None
     return _pointer_to(ev, steps, args, st)
+
+
+def constrain_result(ev, call: N.Call, st) -> None:
+    """The sign the callee's summary promises for its integer result, as an assumption."""
+    sign = ev.signs.get(call.callee) if call.callee else None
+    value = ev.load(call.lv, st) if sign else None
+    if value is None or not hasattr(value, "bits"):
+        return
+    c = ev.c
+    neg = value.bits[-1]
+    lit = -neg if sign == "nonnegative" else c.OR(neg, c.AND_all([-b for b in value.bits]))
+    st.guard = st.guard & ev.guards.of_lit(lit)
 
 
 def returned_fields(ev, call: N.Call, args: list, st) -> None:

@@ -74,6 +74,8 @@ def _new_context(program, fn, checkers, options, summaries):
                   if s.get("<engine>", {}).get("modifies") is not None}
     ev.returns = {k: s["<engine>"]["returns"] for k, s in summaries.items()
                   if s.get("<engine>", {}).get("returns")}
+    ev.signs = {k: s["<engine>"]["sign"] for k, s in summaries.items()
+                if s.get("<engine>", {}).get("sign")}
     for ch in checkers:
         ch.begin(ctx)
     return ctx
@@ -130,7 +132,8 @@ def _run(program, fn, unrolled, checkers, options, summaries, havoc):
     ctx.data.setdefault("<summaries>", {})["<engine>"] = {
         "noreturn": final is None,
         "modifies": interface.modified(ctx.env, final) if final is not None else [],
-        "returns": interface.returned(ctx, final)}
+        "returns": interface.returned(ctx, final),
+        "sign": interface.return_sign(ctx, final)}
     stuck = {h for h in entered if h not in exited and _has_exit(fn, unrolled.loops[h])}
     return ctx, stuck
 

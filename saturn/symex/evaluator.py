@@ -21,6 +21,7 @@ class Evaluator(ExprEval, LvalueEval):
         self.call_hooks = []          # objects with before()/after(); NOTE [call-protocol]
         self.noreturn: set[str] = set()  # callees whose summary says they never return
         self.returns: dict = {}          # callee → the interface object its result points to
+        self.signs: dict = {}            # callee → "nonpositive" / "nonnegative" result
         self.store_hooks = []         # callables (stmt, old pointer value, state) before a store
         self.effects: dict = {}       # callee key -> interface paths it may modify (its M)
         self.attr_defaults = {}       # attribute name -> callable(obj_key) giving its entry value

@@ -93,6 +93,25 @@ def _one_target(value):
     return steps if steps is not None and steps[0][0] != "ret" else None
 
 
+def return_sign(ctx, exit_state):
+    """"nonpositive" when a signed integer result is never > 0 (0 or -errno, the kernel's
+    convention), "nonnegative" when never < 0; None otherwise. Callers that test `err < 0`
+    after a call whose summary only tells `ret != 0` apart need it (calls.constrain_result)."""
+    rv = ctx.fn.rv
+    if exit_state is None or rv is None or not isinstance(rv.type, T.IntT) or not rv.type.signed:
+        return None
+    value = ctx.exit_value(rv, exit_state)
+    if not hasattr(value, "bits"):
+        return None
+    g, c = ctx.lit(exit_state.guard), ctx.c
+    neg = value.bits[-1]
+    if ctx.may(g, neg) is None:
+        return "nonnegative"
+    if ctx.may(g, -neg, c.OR_all(value.bits[:-1])) is None:
+        return "nonpositive"
+    return None
+
+
 def handed_out(ctx, exit_state) -> dict:
     """Objects made in the function that the exit state hands to callers: through the return
     value (`*ret`) or an out-parameter (`**param_i`), as constructors and allocators do."""

@@ -34,3 +34,17 @@ void bad_twice(struct substream *s) {
     stream_lock(s);                             // expect: lock.double-lock
     stream_unlock(s);
 }
+
+/* The same with the flag compared against a constant (fs/fat's fat_lock_build_inode). */
+struct opts { int nfs; };
+struct sbi { struct opts options; struct mutex build_lock; int n; };
+static inline void lock_build(struct sbi *s) { if (s->options.nfs == 2) mutex_lock(&s->build_lock); }
+static inline void unlock_build(struct sbi *s) { if (s->options.nfs == 2) mutex_unlock(&s->build_lock); }
+// expect-summary: lock_build: lock (*param0).build_lock: [unlocked -> locked if (*param0).options.nfs == 2]
+
+int ok_build(struct sbi *s) {
+    lock_build(s);
+    s->n++;
+    unlock_build(s);
+    return 0;
+}
