@@ -1,7 +1,7 @@
 """Check Linux kernel subsystems: one command fetches Debian's linux-source-6.1, configures it
 (defconfig plus what the subsystems need), records how each file is compiled, and runs Saturn.
 
-    python bench/kernel.py                      # fs/ext2, e1000 and the USB gadget UDC drivers
+    python bench/kernel.py                      # ext2, e1000, udc, sound, fat, tty (below)
     python bench/kernel.py fs/minix --enable MINIX_FS
     python bench/kernel.py --jobs 2 ext2
 
@@ -36,6 +36,9 @@ SUBSYSTEMS = {
     "e1000": ("drivers/net/ethernet/intel/e1000", ["E1000"]),
     "udc": ("drivers/usb/gadget/udc", ["USB_GADGET", "USB_DUMMY_HCD", "USB_NET2280", "USB_GOKU",
                                       "USB_AMD5536UDC"]),
+    "sound": ("sound/core", []),
+    "fat": ("fs/fat", []),
+    "tty": ("drivers/tty", []),
 }
 
 

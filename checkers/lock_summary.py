@@ -94,6 +94,12 @@ def _compared_constants(fn) -> list[int]:
     return sorted(found)[:4]
 
 
+def _returned_guard(ctx, obj, exit_state) -> int:
+    rv = ctx.fn.rv
+    value = ctx.exit_value(rv, exit_state) if rv is not None else None
+    return ctx.c.OR_all([g for loc, g in ctx.locations(value) if loc.root is obj.root] or [FALSE])
+
+
 def _ambiguous(locks) -> int:
     groups = {}
     for lk in locks:
@@ -158,7 +164,9 @@ def _locks(ctx, checker, exit_state, pin, pout) -> list:
         final = exit_state.attrs.get((uid, "#lock"), s0)
         cause = exit_state.attrs.get((uid, "#lockcause"), fs.const(0))
         rows = []
-        exists = ctx.exists(obj)   # no state to speak of where the lock's pointer was null
+        # No state to speak of where the lock's pointer was null, or, for a lock handed out
+        # through the result, where the result does not point to it (an ERR_PTR on failure).
+        exists = ctx.exists(obj) if steps[0][0] != "ret" else _returned_guard(ctx, obj, exit_state)
         for s in ([None] if constructor else [U, L]):
             entry = [data.known[uid]] if s is None else [fs.is_(s0, s), exists]
             for s2 in (U, L, R, E):

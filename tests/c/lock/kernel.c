@@ -164,3 +164,33 @@ void bad_guard(struct dev *d) {
     guard_spinlock(&d->lock);
     spin_lock(&d->lock);                        // expect: lock.double-lock
 }
+
+/* Returns the object locked, or an error pointer (drivers/tty's tty_init_dev): on failure no
+ * lock is handed out, so the exit is not ambiguous and callers unlock only on success. */
+struct tty { struct mutex legacy_mutex; int count; };
+void *kzalloc_tty(void);
+void kfree_tty(void *p);
+static inline void *ERR_PTR(long error) { return (void *)error; }
+static inline _Bool IS_ERR(const void *ptr) { return (unsigned long)ptr >= (unsigned long)-4095; }
+
+struct tty *tty_init(int fail) {
+    struct tty *t = kzalloc_tty();
+    if (!t)
+        return ERR_PTR(-12);
+    mutex_lock(&t->legacy_mutex);
+    if (fail) {
+        mutex_unlock(&t->legacy_mutex);
+        kfree_tty(t);
+        return ERR_PTR(-5);
+    }
+    return t;
+}
+
+int ok_open(int fail) {
+    struct tty *t = tty_init(fail);
+    if (IS_ERR(t))
+        return -1;
+    t->count++;
+    mutex_unlock(&t->legacy_mutex);
+    return 0;
+}
