@@ -117,6 +117,12 @@ class LeakChecker(Checker):
             return
         self.apply_spec(ctx, call, token[1], args, ret, st, token[2])
 
+    def library_effects(self):
+        # A freed block's contents are gone (its pointers no longer hold anything): "args".
+        effects = {name: "none" for name in self.allocs}
+        effects.update({name: "args" for name in [*self.frees, *OUT_ALLOC, *NON_CAPTURING]})
+        return effects
+
     def apply_spec(self, ctx, call, name, args, ret, st, held=()):
         text = call.text
         if name in self.frees:

@@ -33,6 +33,12 @@ class Checker:
         """At the function's exit (`exit_state` is None when no path returns): infer the
         summary (store it with `set_summary`) and issue reports."""
 
+    def library_effects(self) -> dict[str, str]:
+        """Bodiless library functions the checker's specs know, and what they may change:
+        "none" (allocators, frees) or "args" (what their pointer arguments reach, no globals).
+        The engine's default for other bodiless calls also changes every visible global."""
+        return {}
+
     def specs_fingerprint(self) -> str:
         """A string that changes whenever the checker's specs change (cache keys)."""
         return f"{self.name}:{self.summary_version}"

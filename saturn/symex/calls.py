@@ -29,6 +29,9 @@ def default_call(ev, call: N.Call, args: list, st) -> None:
         return
     if call.lv is not None:
         ev.store(call.lv, ev.fresh_value(call.lv.type, label), st)
+    effect = ev.library_effects.get((call.callee or "").rsplit(":", 1)[-1])
+    if effect == "none":
+        return
     roots = set()
     for v in args:
         if isinstance(v, GLS):
@@ -36,7 +39,7 @@ def default_call(ev, call: N.Call, args: list, st) -> None:
     callee_file = ev.program_function_file(call.callee)
     for obj in list(st.store):
         root = obj.root
-        if root in roots or _visible_global(ev, root, callee_file):
+        if root in roots or (effect is None and _visible_global(ev, root, callee_file)):
             st.store[obj] = ev.fresh_value(obj.type, obj.display)
 
 
