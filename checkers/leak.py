@@ -103,7 +103,7 @@ class LeakChecker(Checker):
             return None
         given = [(loc, g) for a in args for loc, g in ctx.locations(a)]
         # Collected before the call's effects: the call may overwrite what the arguments hold.
-        return ("unknown", given + _held_by(ctx, st, given))
+        return ("unknown", given + leak_summary.held_by(ctx, st, given))
 
     def after(self, ctx, call, args, ret, st, token):
         if token is None:
@@ -158,24 +158,6 @@ def _held_through(ctx, st, args, i):
         return []
     return [(loc, ctx.c.AND(g, g2)) for slot, g in ctx.locations(args[i])
             for loc, g2 in ctx.locations(ctx.ev.read_obj(slot, st))]
-
-
-def _held_by(ctx, st, locations, depth: int = 4):
-    """Locations reachable from the given objects through pointer fields, up to `depth` levels
-    (a callback struct holding a pointer to a private block, passed by address through another
-    local struct: `pinfo.kernel = &pcb; pcb.private_data = rec;`)."""
-    roots = {obj.root for obj, _ in locations}
-    slots = list(ctx.pointer_slots(st))
-    out = []
-    for _ in range(depth):
-        found = [loc for obj, value in slots if obj.root in roots
-                 for loc in ctx.locations(value)]
-        new = {loc.root for loc, _ in found} - roots
-        out += found
-        if not new:
-            break
-        roots |= new
-    return out
 
 
 CHECKER = LeakChecker()

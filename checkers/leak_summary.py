@@ -141,10 +141,30 @@ def _escapees(ctx, rules, g, returned=None) -> list:
 
 # -- application --------------------------------------------------------------------------------
 def resolve_escapees(ctx, summary, args, st) -> list:
-    """Before the call's effects (they change what paths lead to): the escapees' objects."""
+    """Before the call's effects (they change what paths lead to): the escapees' objects, and
+    what they hold — a callee that keeps a struct keeps what the struct points to (the caller's
+    `&pinfo` whose `kernel->private_data` is new memory)."""
     out = []
     for steps in summary.get("escapees", []):
         out += ctx.resolve(steps, args, None, st)
+    return out + held_by(ctx, st, out) if out else out
+
+
+def held_by(ctx, st, locations, depth: int = 4):
+    """Locations reachable from the given objects through pointer fields, up to `depth` levels
+    (a callback struct holding a pointer to a private block, passed by address through another
+    local struct: `pinfo.kernel = &pcb; pcb.private_data = rec;`)."""
+    roots = {obj.root for obj, _ in locations}
+    slots = list(ctx.pointer_slots(st))
+    out = []
+    for _ in range(depth):
+        found = [loc for obj, value in slots if obj.root in roots
+                 for loc in ctx.locations(value)]
+        new = {loc.root for loc, _ in found} - roots
+        out += found
+        if not new:
+            break
+        roots |= new
     return out
 
 
