@@ -50,6 +50,10 @@ class LockChecker(Checker):
         if specs:
             self.specs.update(specs)
 
+    def library_effects(self):
+        # Lock primitives change only lock states, which are attributes, not memory.
+        return {name: "none" for name in self.specs}
+
     def specs_fingerprint(self):
         return f"lock:{self.summary_version}:{sorted(self.specs.items())!r}"
 

@@ -17,8 +17,10 @@ class ResultCache:
         self.store, self.program = store, program
         self.names = [c.name for c in checkers] + ["<engine>"]
         self.checkers, self.version = checkers, version
+        effects = sorted((checkers[0].shared_effects or {}).items()) if checkers else []
         self.base = hashlib.sha256("\x1f".join(
-            [version, options.key()] + [c.specs_fingerprint() for c in checkers]).encode()).hexdigest()
+            [version, options.key(), repr(effects)] +
+            [c.specs_fingerprint() for c in checkers]).encode()).hexdigest()
         self.keys: dict[str, str] = {}
 
     def key_for(self, keys, summaries: dict) -> str:

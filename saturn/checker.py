@@ -25,6 +25,7 @@ class Checker:
     kinds: tuple[str, ...] = ()
     enabled_by_default = True
     summary_version = 1
+    shared_effects: dict | None = None   # set by the registry: every checker's library_effects
 
     def begin(self, ctx) -> None:
         """Before the function's first statement: register call hooks and attributes."""

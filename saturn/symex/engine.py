@@ -77,7 +77,7 @@ def _new_context(program, fn, checkers, options, summaries):
     ev.signs = {k: s["<engine>"]["sign"] for k, s in summaries.items()
                 if s.get("<engine>", {}).get("sign")}
     for ch in checkers:
-        ev.library_effects.update(ch.library_effects())
+        ev.library_effects.update(ch.shared_effects or ch.library_effects())
     for ch in checkers:
         ch.begin(ctx)
     return ctx
