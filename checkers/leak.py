@@ -99,11 +99,16 @@ class LeakChecker(Checker):
         if summary is not None:
             return ("summary", summary, leak_summary.resolve_escapees(ctx, summary, args, st),
                     leak_summary.held_out_params(ctx, summary, args, st))
-        if name in NON_CAPTURING:
+        if name in NON_CAPTURING or (ctx.ev.library_effects.get(name) in ("none", "args")):
             return None
         given = [(loc, g) for a in args for loc, g in ctx.locations(a)]
+        # An unknown function may change any global, so it may also keep or free what globals
+        # point to (`key_maps[map] = new_map;` then `capable()`): those blocks escape too.
+        kept = [(loc, g) for obj, value in ctx.pointer_slots(st)
+                if obj.root.sym is not None and obj.root.sym.kind == "global"
+                for loc, g in ctx.locations(value)]
         # Collected before the call's effects: the call may overwrite what the arguments hold.
-        return ("unknown", given + leak_summary.held_by(ctx, st, given))
+        return ("unknown", given + kept + leak_summary.held_by(ctx, st, given))
 
     def after(self, ctx, call, args, ret, st, token):
         if token is None:

@@ -46,3 +46,17 @@ int ok_set_map(int map) {
     spin_unlock(&table_lock);
     return 0;
 }
+
+/* An unknown function after the store may change the table, and so may keep the block. */
+int capable(int cap);
+
+int ok_set_map_checked(int map) {
+    unsigned short *m = malloc(100);
+    if (!m)
+        return -12;
+    if (!key_maps[map])
+        key_maps[map] = m;
+    else
+        free(m);
+    return capable(21) ? 0 : -1;
+}
