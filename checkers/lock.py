@@ -114,6 +114,8 @@ class LockChecker(Checker):
         if op in ("settype", "attrinit"):
             self._mutex_type(ctx, op, locks, args, st)
             return
+        if op == "ignore":
+            return
         if op == "held":
             self._assume_held(ctx, locks, st)
             return

@@ -1,7 +1,8 @@
 """Library lock functions and what they do, as a table (clang-analyzer style).
 
 Each entry: function name → (operation, argument index, success value, mode).
-operation: acquire | release | try (acquires only on success) | init | destroy, and for mutex
+operation: acquire | release | try (acquires only on success) | init | destroy | held
+(a precondition) | ignore (interrupt masking), and for mutex
 attribute objects attrinit | settype (NOTE [recursive-mutex] in lock.py)
 success: for `try`, the return value that means the lock was taken: 0 (pthread, C11 `thrd_success`,
 `down_trylock`, the `_interruptible`/`_killable` forms) or "nonzero" (kernel `spin_trylock`,
@@ -96,6 +97,9 @@ SPECS: dict[str, tuple] = {
     "mutex_lock_nest_lock": ("acquire", 0, None, "w"),
     "_raw_spin_lock_nest_lock": ("acquire", 0, None, "w"),
     "raw_spin_lock_init": ("init", 0, None, "w"),
+    # Interrupt masking is not locking: ignored (and, as a spec, changes no memory).
+    **{f"{pre}local_irq_{verb}": ("ignore", 0, None, "w") for pre in ("", "arch_", "raw_")
+       for verb in ("save", "restore", "disable", "enable")},
     **_kernel_family("spin"),
     **_kernel_family("read", "r"),
     **_kernel_family("write"),

@@ -194,3 +194,23 @@ int ok_open(int fail) {
     mutex_unlock(&t->legacy_mutex);
     return 0;
 }
+
+/* local_irq_* mask interrupts; they are neither locks nor memory writes. */
+void local_irq_disable(void);
+void local_irq_enable(void);
+struct irqdev { spinlock_t lock; int pending; } the_irqdev;
+
+void ok_irq_masking(void) {
+    local_irq_disable();
+    spin_lock(&the_irqdev.lock);
+    the_irqdev.pending = 0;
+    local_irq_enable();
+    spin_unlock(&the_irqdev.lock);
+}
+
+void bad_irq_masking(void) {
+    local_irq_disable();
+    spin_lock(&the_irqdev.lock);
+    local_irq_enable();
+    spin_lock(&the_irqdev.lock);                // expect: lock.double-lock
+}
