@@ -130,28 +130,32 @@ def edit_one_function(db: str, files: list[str]):
     return None
 
 
+def _summaries(db: str, checker: str):
+    """Every stored summary of one checker, decoded."""
+    import sqlite3
+    con = sqlite3.connect(db)
+    try:
+        for (text,) in con.execute("SELECT summary FROM summaries WHERE checker=?", (checker,)):
+            yield json.loads(text)
+    finally:
+        con.close()
+
+
 def leak_counts(db: str) -> dict:
     """Allocators found and functions with escapees, from the leak summaries."""
-    import sqlite3
     counts = {"summaries": 0, "allocators": 0, "escapees": 0, "out_alloc": 0}
-    con = sqlite3.connect(db)
-    for (text,) in con.execute("SELECT summary FROM summaries WHERE checker='leak'"):
-        s = json.loads(text)
+    for s in _summaries(db, "leak"):
         counts["summaries"] += 1
         counts["allocators"] += bool(s.get("allocator"))
         counts["escapees"] += bool(s.get("escapees"))
         counts["out_alloc"] += bool(s.get("out_alloc"))
-    con.close()
     return counts
 
 
 def lock_counts(db: str) -> dict:
     """The counts of §2.5.6.2 from the lock summaries in the database."""
-    import sqlite3
     counts = {"touching": 0, "lock_wrappers": 0, "unlock_wrappers": 0, "follows_return": 0}
-    con = sqlite3.connect(db)
-    for (text,) in con.execute("SELECT summary FROM summaries WHERE checker='lock'"):
-        s = json.loads(text)
+    for s in _summaries(db, "lock"):
         rows = [r for lk in s.get("locks", []) for r in lk["transitions"]]
         if not rows:
             continue
@@ -165,7 +169,6 @@ def lock_counts(db: str) -> dict:
                        len({r[3] for r in rows if r[1] == s0}) > 1
                        for s0 in (0, 1) for v in (0, 1)):
             counts["follows_return"] += 1
-    con.close()
     return counts
 
 

@@ -85,7 +85,7 @@ class LockChecker(Checker):
         notes = ctx.program.lock_annotations.get(call.callee) if call.callee else None
         if notes and call.callee not in ctx.program.functions:
             # Sparse annotations of a function we have no body for (saturn/ir/annotations.py).
-            return ("annotations", [((op, 0, None, "w"), ctx.resolve_path(steps, args, st))
+            return ("annotations", [((op, 0, None, "w"), ctx.resolve(steps, args, None, st))
                                     for op, steps in notes], args)
         summary = callee_summary(ctx, call.callee, self.name)
         if summary and summary.get("locks"):

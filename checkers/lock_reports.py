@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from saturn.report.diagnostic import TraceNote
 
-from .lock_summary import (ACQ, L, REL, U, _returned_guard, _valuations, input_props,
+from .lock_summary import (ACQ, L, REL, U, _valuations, lock_exists, input_props,
                            reported_by_callee)
 
 
@@ -100,10 +100,8 @@ def _type_b(ctx, checker, data, uid, lk, exit_state, summary) -> None:
         g = ctx.lit(exit_state.guard)
         props = data.prop_lits  # the propositions lock_summary.infer chose
         assume = [x if v else -x for x, v in zip(props, list(ins) + list(outs))]
-        obj = data.locks[uid]
-        exists = _returned_guard(ctx, obj, exit_state) if lk["path"][0][0] == "ret" else \
-            ctx.exists(obj)
-        base = [g, fs.is_(s0, s), exists, *assume]
+        base = [g, fs.is_(s0, s), lock_exists(ctx, data.locks[uid], lk["path"], exit_state),
+                *assume]
         ret_lits = [ctx.lit(gr) for gr, _ in ctx.returns]
         locked = ctx.may(*base, fs.is_(final, L), observe=ret_lits)
         unlocked = ctx.may(*base, fs.is_(final, U), observe=ret_lits)

@@ -94,7 +94,12 @@ def _compared_constants(fn) -> list[int]:
     return sorted(found)[:4]
 
 
-def _returned_guard(ctx, obj, exit_state) -> int:
+def lock_exists(ctx, obj, steps, exit_state) -> int:
+    """Where the lock has a state to speak of: not where the pointer it is reached through was
+    null, and, for a lock handed out through the result, only where the result points to it
+    (not an ERR_PTR returned on failure)."""
+    if steps[0][0] != "ret":
+        return ctx.exists(obj)
     rv = ctx.fn.rv
     value = ctx.exit_value(rv, exit_state) if rv is not None else None
     return ctx.c.OR_all([g for loc, g in ctx.locations(value) if loc.root is obj.root] or [FALSE])
@@ -164,9 +169,7 @@ def _locks(ctx, checker, exit_state, pin, pout) -> list:
         final = exit_state.attrs.get((uid, "#lock"), s0)
         cause = exit_state.attrs.get((uid, "#lockcause"), fs.const(0))
         rows = []
-        # No state to speak of where the lock's pointer was null, or, for a lock handed out
-        # through the result, where the result does not point to it (an ERR_PTR on failure).
-        exists = ctx.exists(obj) if steps[0][0] != "ret" else _returned_guard(ctx, obj, exit_state)
+        exists = lock_exists(ctx, obj, steps, exit_state)
         for s in ([None] if constructor else [U, L]):
             entry = [data.known[uid]] if s is None else [fs.is_(s0, s), exists]
             for s2 in (U, L, R, E):

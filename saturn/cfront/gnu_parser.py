@@ -91,6 +91,14 @@ class SaturnParser(GnuCParser):
         # (sparse's address spaces with __CHECKER__), `__u64 __attribute__((aligned(8))) x;`.
         # Member alignment attributes do not change the LP64 layouts we model, so they are read
         # and dropped; `packed` on a struct body is kept by the struct specifier itself.
+        quals = self._plain_qualifiers()
+        spec = super()._parse_specifier_qualifier_list()
+        for q in quals + self._plain_qualifiers():
+            spec = self._add_declaration_specifier(spec, q, "qual", append=True)
+        return spec
+
+    def _plain_qualifiers(self) -> list[str]:
+        """`const`/`volatile`/`restrict` with attributes among them (the attributes dropped)."""
         quals = []
         while True:
             if self._peek_type() in _ATTRIBUTE_TOKENS:
@@ -98,16 +106,7 @@ class SaturnParser(GnuCParser):
             elif self._peek_type() in _PLAIN_QUALIFIERS:
                 quals.append(self._advance().value)
             else:
-                break
-        spec = super()._parse_specifier_qualifier_list()
-        for q in quals:
-            spec = self._add_declaration_specifier(spec, q, "qual", append=True)
-        while self._peek_type() in _ATTRIBUTE_TOKENS:
-            self._parse_attributes_opt()
-            while self._peek_type() in _PLAIN_QUALIFIERS:
-                spec = self._add_declaration_specifier(spec, self._advance().value, "qual",
-                                                       append=True)
-        return spec
+                return quals
 
     def _parse_type_qualifier_list(self):
         # `* __attribute__((force))`, `* __attribute__((noderef, address_space(__user)))`: sparse's

@@ -2,12 +2,11 @@
 database), so a re-check parses only files whose preprocessed text changed."""
 from __future__ import annotations
 
-import gc
 import os
 import pickle
 import sys
 
-from .parse import TranslationUnit, parse_text
+from .parse import TranslationUnit, no_gc, parse_text
 from .preprocess import text_hash
 
 
@@ -19,16 +18,11 @@ class TUCache:
     def parse(self, text: str, path: str) -> TranslationUnit:
         key = text_hash(text + "\0" + path)
         file = os.path.join(self.directory, key[:40] + ".pickle")
-        enabled = gc.isenabled()
-        gc.disable()  # unpickling makes many small objects; collection would cost ~5x here
         try:
-            with open(file, "rb") as fh:
+            with no_gc(), open(file, "rb") as fh:
                 return pickle.load(fh)
         except (OSError, pickle.PickleError, EOFError, AttributeError, ValueError):
             pass
-        finally:
-            if enabled:
-                gc.enable()
         tu = parse_text(text, path)
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 50000))
         tmp = file + f".{os.getpid()}.tmp"

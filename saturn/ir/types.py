@@ -117,7 +117,6 @@ class StructT(CType):
                 off += ftype.size
         self.align = align
         self.size = (off + align - 1) // align * align
-
         STRUCTS.setdefault(self.key(), self)
 
     def __setstate__(self, state):

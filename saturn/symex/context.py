@@ -102,10 +102,6 @@ class FunctionContext:
         """The non-null locations of a pointer value with their guards."""
         return value.locations() if isinstance(value, GLS) else []
 
-    def resolve_path(self, steps, args, state) -> list:
-        """The caller's objects (with guards) an interface path of a callee names at a call."""
-        return interface.resolve(self.ev, steps, args, None, state)
-
     def restrict(self, state, lit: int) -> None:
         """Continue the path only where `lit` holds (an assumption)."""
         state.guard = state.guard & self.guards.of_lit(lit)
