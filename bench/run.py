@@ -182,7 +182,7 @@ def main() -> int:
     ap.add_argument("--no-peers", action="store_true", help="do not run clang-14 and cppcheck")
     args = ap.parse_args()
     print(f"{'corpus':12} {'files':>5} {'skip':>4} {'lines':>8} {'funcs':>6} {'incompl':>7} "
-          f"{'unsup':>6} {'reports':>7} {'pre':>6} {'parse':>6} {'lower':>6} {'analyze':>8} "
+          f"{'unsup':>6} {'reports':>7} {'pre':>6} {'lower':>6} {'analyze':>8} "
           f"{'wall':>7} {'cpu':>7} {'l/s/core':>8} {'peakMB':>7}")
     for name in args.corpora:
         print_result(run_one(name, args.checkers, args.jobs, not args.no_peers), int(args.jobs))
@@ -197,7 +197,7 @@ def print_result(r: dict, jobs: int) -> None:
     s, ph = r["stats"], r["stats"]["phases"]
     print(f"{name:12} {s['files']:>5} {s['skipped_files']:>4} {s['lines']:>8} "
           f"{s['functions']:>6} {s['incomplete']:>7} {s['unsupported']:>6} {r['reports']:>7} "
-          f"{ph['preprocess']:>6.1f} {ph['parse']:>6.1f} {ph['lower']:>6.1f} "
+          f"{ph['preprocess']:>6.1f} {ph['lower']:>6.1f} "
           f"{ph['analyze']:>8.1f} {r['wall']:>7.1f} {r['cpu']:>7.1f} "
           f"{s['lines'] / r['wall'] / max(1, jobs):>8.0f} {s['peak_rss_mb']:>7.0f}")
     print(f"    re-check with nothing changed (every function reused): {r['rerun']:.1f}s")

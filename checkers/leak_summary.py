@@ -125,17 +125,22 @@ def when_lit(ctx, when, ret) -> int:
 def _escapees(ctx, rules, g, returned=None) -> list:
     """Parameter-reachable locations that escape by a route other than their parameter. When the
     summary says the result is parameter i, returning it is no escape (the caller sees it)."""
-    found = []
+    by_steps: dict[str, tuple] = {}   # one query per interface path, whatever its locations
     for obj, value in list(ctx.env.initial_values.items()):
         for loc, _ in ctx.locations(value):
             steps = ctx.interface_steps(loc)
-            if not steps or steps[0][0] != "param" or steps in found:
+            if not steps or steps[0][0] != "param":
                 continue
             excluded = {("param", steps[0][1])}
             if returned == steps[0][1]:
                 excluded.add(RET)
-            if ctx.may(g, rules.escaped(loc, frozenset(excluded))):
-                found.append(steps)
+            key = repr(steps)
+            lit = rules.escaped(loc, frozenset(excluded))
+            old = by_steps.get(key)
+            by_steps[key] = (steps, ctx.c.OR(old[1], lit) if old else lit)
+    paths = list(by_steps.values())
+    found = [steps for (steps, _), may in zip(paths, ctx.which_may([l for _, l in paths], g))
+             if may]
     return sorted(found, key=lambda s: ctx.render_path(s))
 
 

@@ -178,10 +178,10 @@ def check(args) -> int:
     options = Options(unroll=args.unroll, conflict_budget=args.conflict_budget,
                       timeout=args.timeout)
     checkers = registry.load(names, config)
-    cache_factory, tu_cache = None, None
+    cache_factory, unit_cache = None, None
     if store is not None:
-        from .cfront.tucache import TUCache
-        tu_cache = TUCache(store.path + ".tu")
+        from .cfront.unitcache import UnitCache
+        unit_cache = UnitCache(store.path + ".units", args.root)
         from .cache import ResultCache
         cache_factory = lambda program: ResultCache(store, program, checkers, options, __version__)
     known = None
@@ -196,7 +196,7 @@ def check(args) -> int:
         try:
             result = run_check(discovery, checkers, options, args.std, args.root,
                                progress=progress, jobs=args.jobs, cache_factory=cache_factory,
-                               scheduler=args.scheduler, tu_cache=tu_cache)
+                               scheduler=args.scheduler, unit_cache=unit_cache)
         except OSError as exc:  # e.g. the Dask scheduler cannot be reached
             print(f"saturn: error: {exc}", file=sys.stderr)
             return EXIT_USAGE

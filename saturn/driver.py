@@ -9,12 +9,11 @@ import time
 from dataclasses import dataclass, field
 
 from .cfront.discover import Discovery
-from .cfront.parse import no_gc, parse_text
 from .cfront.pipeline import preprocessed
 from .cfront.preprocess import FrontEndError
-from .interproc import schedule
+from .cfront.unitcache import lower_text, relative_to
+from .interproc import pools, schedule
 from .interproc.callgraph import bottom_up
-from .ir.lower import lower_unit
 from .ir.program import Program
 from .logic.circuit import BudgetExceeded
 from .report.fingerprint import assign_fingerprints
@@ -30,46 +29,28 @@ class RunResult:
     errors: list = field(default_factory=list)
 
 
-def relative_to(root: str):
-    root = os.path.abspath(root)
-
-    def rel(path: str) -> str:
-        if not path or path.startswith("<"):
-            return path
-        full = os.path.abspath(path)
-        return os.path.relpath(full, root) if full.startswith(root + os.sep) else full
-    return rel
-
-
-def load_program(discovery: Discovery, std, root, phases, log, tu_cache=None, jobs: int = 1):
-    """(program, files parsed, files skipped)."""
-    program, skipped, rel = Program(), 0, relative_to(root)
-    parse = tu_cache.parse if tu_cache is not None else parse_text
+def load_program(discovery: Discovery, std, root, phases, log, unit_cache=None, jobs: int = 1):
+    """(program, files parsed, files skipped). Each unit is lowered on its own and absorbed in
+    the files' order (NOTE [unit-cache] in cfront/unitcache.py)."""
+    program, skipped = Program(), 0
     t0 = time.perf_counter()
-    for src, text, error in preprocessed(discovery.files, std, jobs, tu_cache):
+    for src, text, error in preprocessed(discovery.files, std, jobs, unit_cache, root):
+        t1 = time.perf_counter()
+        phases["preprocess"] += t1 - t0   # with workers: waiting for them (incl. lowering)
         try:
             if error is not None:
                 raise FrontEndError(error)
-            t1 = time.perf_counter()
-            tu = parse(text, src.path)
-            t2 = time.perf_counter()
-            with no_gc():  # the AST stays alive while lowering
-                lower_unit(program, tu.ast, src.path, rel)
-            program.lines += tu.lines
+            unit = unit_cache.unit(text, src.path) if unit_cache is not None else \
+                lower_text(text, src.path, root)
+            program.absorb(unit)
         except FrontEndError as exc:
             log(str(exc))
             skipped += 1
-            t0 = time.perf_counter()
-            continue
         except RecursionError:
             log(f"{src.path}:1:1: error: nesting too deep to parse")
             skipped += 1
-            t0 = time.perf_counter()
-            continue
-        phases["preprocess"] += t1 - t0   # with workers: waiting for them (incl. parsing)
-        phases["parse"] += t2 - t1
         t0 = time.perf_counter()
-        phases["lower"] += t0 - t2
+        phases["lower"] += t0 - t1
     for w in program.warnings:
         log(w)
     return program, len(discovery.files) - skipped, skipped
@@ -158,11 +139,21 @@ def analyze_program(program: Program, checkers, options: Options, log, progress=
                 progress(len(results), len(program.functions))
         return {r.key: r.summaries for r in unit_results if r.status == "ok"}
 
+    def stuck(keys):   # NOTE [hard-deadline] in interproc/pools.py
+        out = []
+        for key in keys:
+            res = _incomplete(key, program.functions[key],
+                              f"timed out after {options.timeout:g}s (--timeout; stopped "
+                              "inside the SAT solver)")
+            res.timed_out, res.seconds = True, 2 * options.timeout
+            out.append(res)
+        return out
+
     pool = None
     if scheduler:
-        pool = schedule.DaskPool(scheduler, program, unit_runner)
-    elif jobs > 1:
-        pool = schedule.LocalPool(jobs, runner)
+        pool = pools.DaskPool(scheduler, program, unit_runner)
+    elif jobs > 1 or options.timeout:   # a worker process, so a stuck one can be stopped
+        pool = pools.LocalPool(jobs, runner, options.timeout, stuck)
     try:
         schedule.run(program, runner, jobs, on_done, cache.lookup if cache is not None else None,
                      pool)
@@ -216,12 +207,12 @@ def _sig(x):
 
 def run_check(discovery: Discovery, checkers, options: Options, std=None, root=".",
               log=lambda m: print(m, file=sys.stderr), progress=None, jobs: int = 1,
-              cache_factory=None, scheduler: str | None = None, tu_cache=None) -> RunResult:
+              cache_factory=None, scheduler: str | None = None, unit_cache=None) -> RunResult:
     start = time.perf_counter()
-    phases = {"preprocess": 0.0, "parse": 0.0, "lower": 0.0, "analyze": 0.0}
+    phases = {"preprocess": 0.0, "lower": 0.0, "analyze": 0.0}
     for note in discovery.notes:
         log(note)
-    program, parsed, skipped = load_program(discovery, std, root, phases, log, tu_cache, jobs)
+    program, parsed, skipped = load_program(discovery, std, root, phases, log, unit_cache, jobs)
     rel = relative_to(root)
     sources = {rel(src.path) for src in discovery.files}
     program.prune_to(sources)

@@ -8,14 +8,9 @@ a Dask cluster gets the program once (scattered to every worker).
 """
 from __future__ import annotations
 
-import multiprocessing
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-
 import networkx as nx
 
 from .callgraph import call_graph
-
-_STATE: dict = {}   # set in the parent before the pool forks: program, runner
 
 
 def units(program) -> tuple[list[tuple[str, ...]], dict[int, set[int]]]:
@@ -30,58 +25,11 @@ def units(program) -> tuple[list[tuple[str, ...]], dict[int, set[int]]]:
     return members, deps
 
 
-def _run_unit(keys, summaries):
-    return _STATE["runner"](keys, summaries)
-
-
-def _remote_unit(bundle, keys, summaries):
-    """A Dask task: the scattered (program, unit runner) bundle, one unit's keys and summaries."""
-    program, runner = bundle
-    return runner(program, keys, summaries)
-
-
-class LocalPool:
-    """Worker processes forked from this one (they share the lowered program)."""
-
-    def __init__(self, jobs, runner):
-        _STATE["runner"] = runner
-        self.pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"))
-
-    def submit(self, keys, summaries):
-        return self.pool.submit(_run_unit, keys, summaries)
-
-    def wait_any(self, futures):
-        return wait(futures, return_when=FIRST_COMPLETED)[0]
-
-    def close(self):
-        self.pool.shutdown()
-
-
-class DaskPool:
-    """A Dask distributed cluster: the program goes to every worker once; a task carries one
-    unit's keys and its callees' summaries and returns results; only the driver writes the DB."""
-
-    def __init__(self, address, program, remote_runner):
-        from distributed import Client
-        self.client = Client(address, timeout=10)
-        self.bundle = self.client.scatter((program, remote_runner), broadcast=True)
-
-    def submit(self, keys, summaries):
-        return self.client.submit(_remote_unit, self.bundle, keys, summaries, pure=False)
-
-    def wait_any(self, futures):
-        from distributed import wait as dask_wait
-        return dask_wait(list(futures), return_when="FIRST_COMPLETED").done
-
-    def close(self):
-        self.client.close()
-
-
 def run(program, runner, jobs: int, on_done, cached=None, pool=None) -> None:
     """Run `runner(keys, callee_summaries) -> [results]` over every unit, callees first.
     `cached(keys, summaries)` may return results without running; `on_done(results)` takes each
     unit's results (in this process) and returns the summaries they contribute. Units go to
-    `pool` (LocalPool/DaskPool) when given, else run here."""
+    `pool` (pools.LocalPool/DaskPool) when given, else run here."""
     members, deps = units(program)
     summaries: dict[str, dict] = {}
     waiting = {i: set(d) for i, d in deps.items()}

@@ -55,6 +55,23 @@ class Program:
         self.functions = {k: fn for k, fn in self.functions.items() if k in seen}
         return dropped
 
+    def absorb(self, unit: "Program") -> None:
+        """Add one translation unit lowered on its own (NOTE [unit-cache] in
+        cfront/unitcache.py): as if it had been lowered after the units already here — the
+        first definition of a function wins, a global's uses are the union of its units'."""
+        for fn in unit.functions.values():
+            self.add_function(fn)
+        for g in unit.globals.values():
+            old = self.add_global(g)
+            if old is not g:
+                old.written |= g.written
+                old.address_taken |= g.address_taken
+        for key, specs in unit.lock_annotations.items():
+            self.lock_annotations.setdefault(key, specs)
+        self.warnings += unit.warnings
+        self.lowering_errors += unit.lowering_errors
+        self.lines += unit.lines
+
     def add_global(self, g: GlobalVar) -> GlobalVar:
         old = self.globals.get(g.sym.key)
         if old is None:

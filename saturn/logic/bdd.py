@@ -13,6 +13,14 @@ except ImportError:  # pragma: no cover - wheels without CUDD
 from .circuit import Circuit, FALSE, TRUE
 
 
+# NOTE [guard-compaction]: with reordering off, the BDD of a path guard can grow exponentially
+# along long chains of correlated branches (sqlite's whereScanNext reached 178k nodes and a
+# minute of BDD work). A merged guard over COMPACT_NODES nodes is replaced by one fresh variable
+# bound to its literal: still exact (the SAT formula says what the variable means), only the
+# BDD's own simplification across that point is lost.
+COMPACT_NODES = 1500
+
+
 class Guards:
     def __init__(self, circuit: Circuit):
         self.circuit = circuit
@@ -42,6 +50,12 @@ class Guards:
             node = self.bdd.var(name)
             self._var_of_lit[lit] = node
         return node
+
+    def compact(self, guard):
+        """`guard`, or one variable standing for it when its BDD is big (NOTE [guard-compaction])."""
+        if guard.dag_size <= COMPACT_NODES:
+            return guard
+        return self.of_lit(self.to_lit(guard))
 
     def to_lit(self, guard) -> int:
         if guard == self.true:
@@ -79,7 +93,7 @@ class Guards:
         lits = []
         care = self.false
         for g in reversed(guards):
-            care = care | g
+            care = self.compact(care | g)   # still a correct care set (NOTE [guard-compaction])
             lits.append(self.to_lit(_dd.restrict(g, care)) if hasattr(_dd, "restrict")
                         else self.to_lit(g))
         lits.reverse()

@@ -5,21 +5,30 @@ from pysat.solvers import Solver
 
 from .circuit import BudgetExceeded, Circuit, FALSE, TRUE
 
-SOLVER_NAME = "cadical153"  # Kissat ignores assumptions; Lingeling aborts (DESIGN.md stack notes)
+SOLVER_NAME = "cadical153"
+# Models asked for by `which_may`: on sqlite's whereScanNext each model settled one of ~170
+# escape questions at ~0.9 s a query (1.7M variables to assign each time).
+WHICH_MAY_ROUNDS = 12
+WHICH_MAY_CONFLICTS = 5_000   # per model; zlib-ng's inflate spent ~10 s a query otherwise
+UNKNOWN = object()            # a query over its own budget (`may(..., budget=N)`)  # Kissat ignores assumptions; Lingeling aborts (DESIGN.md stack notes)
 
 
 class Model:
-    """A satisfying assignment; `value(lit)` reads any literal (unset ones read false)."""
+    """A satisfying assignment; `value(lit)` reads any literal (unset ones read false).
+    pysat's model lists ±v at index v-1; indexing it beats building a set of millions."""
 
     def __init__(self, assignment: list[int]):
-        self._true = {x for x in assignment if x > 0}
+        self._a = assignment
 
     def value(self, lit: int) -> bool:
         if lit == TRUE:
             return True
         if lit == FALSE:
             return False
-        return (abs(lit) in self._true) == (lit > 0)
+        v = abs(lit)
+        a = self._a
+        holds = v <= len(a) and a[v - 1] > 0
+        return holds == (lit > 0)
 
     def bits(self, lits) -> int:
         return sum(1 << i for i, b in enumerate(lits) if self.value(b))
@@ -35,9 +44,10 @@ class Session:
     def close(self) -> None:
         self.solver.delete()
 
-    def may(self, *lits: int, observe=()) -> Model | None:
+    def may(self, *lits: int, observe=(), budget: int | None = None) -> Model | None:
         """A model in which every lit holds, or None when they cannot hold together.
-        `observe`: literals whose values the caller will read from the model."""
+        `observe`: literals whose values the caller will read from the model. `budget`: fewer
+        conflicts for this query, over which it returns UNKNOWN instead of raising."""
         lits = [x for x in lits if x != TRUE]
         if FALSE in lits:
             return None
@@ -45,14 +55,39 @@ class Session:
         clauses = self.circuit.cone_clauses(lits + list(observe))
         if clauses:
             self.solver.append_formula(clauses)
-        if self.conflict_budget is not None:
-            self.solver.conf_budget(self.conflict_budget)
+        limit = budget if budget is not None else self.conflict_budget
+        if limit is not None:
+            self.solver.conf_budget(limit)
             result = self.solver.solve_limited(assumptions=lits)
             if result is None:
+                if budget is not None:
+                    return UNKNOWN
                 raise BudgetExceeded("SAT conflicts")
         else:
             result = self.solver.solve(assumptions=lits)
         return Model(self.solver.get_model()) if result else None
+
+    def which_may(self, lits: list[int], *under: int, rounds: int = WHICH_MAY_ROUNDS,
+                  otherwise: bool = True) -> list[bool]:
+        """For each of `lits`, whether it may hold under `under` — in few queries: each model
+        settles every literal true in it (the solver is asked to prefer them true), and one
+        unsatisfiable disjunction settles the rest. After `rounds` models, the literals still
+        open get `otherwise` (the caller's conservative answer; NOTE [budgets])."""
+        known = [lit == TRUE if lit in (TRUE, FALSE) else None for lit in lits]
+        for _ in range(rounds):
+            open_ = sorted({lits[i] for i, k in enumerate(known) if k is None})
+            if not open_:
+                return known
+            self.solver.set_phases(open_)
+            model = self.may(self.circuit.OR_all(open_), *under, observe=open_,
+                             budget=WHICH_MAY_CONFLICTS)
+            if model is UNKNOWN:
+                break
+            for i, k in enumerate(known):
+                if k is None:
+                    known[i] = True if model is not None and model.value(lits[i]) else \
+                        (False if model is None else None)
+        return [otherwise if k is None else k for k in known]
 
     def must(self, lit: int, *under: int) -> bool:
         """True when `lit` holds in every model of `under`."""

@@ -18,6 +18,11 @@ from .merge import merge
 from .state import State
 
 
+# NOTE [budgets]: deterministic limits make a function `incomplete` (its callers get the default
+# summary, the output says so): the circuit's variable count (formula size) and SAT conflicts
+# per query raise BudgetExceeded. Where a checker has a conservative answer it takes it instead
+# and the function stays complete (Session.which_may: what is still open after a few models
+# counts as possible). --timeout is the wall-clock safety net; its use is flagged in the output.
 @dataclass
 class Options:
     unroll: int = 2

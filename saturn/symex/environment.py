@@ -34,7 +34,10 @@ class Environment:
 
     # -- objects ------------------------------------------------------------------------------
     def var_obj(self, sym: N.Symbol) -> Obj:
-        obj = self.vars.get(sym.uid)
+        # Globals by key: units lowered apart (NOTE [unit-cache]) have their own symbols for one
+        # global, and their uids may meet a local's.
+        vkey = ("g", sym.key) if sym.kind == "global" else sym.uid
+        obj = self.vars.get(vkey)
         if obj is not None:
             return obj
         if sym.kind == "param":
@@ -47,7 +50,7 @@ class Environment:
             obj = Obj(sym.type, None, None, None, "return", "return value", "local", sym)
         else:
             obj = Obj(sym.type, None, None, None, sym.name, sym.name, "local", sym)
-        self.vars[sym.uid] = obj
+        self.vars[vkey] = obj
         if obj.origin == "static" and sym.key not in self.inited:
             self.inited.add(sym.key)
             self.init_runner(self.program.globals[sym.key], obj)

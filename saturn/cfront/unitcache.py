@@ -1,0 +1,92 @@
+"""Lowered translation units cached next to the summary database.
+
+NOTE [unit-cache]: each translation unit is lowered on its own into a `Program` of its own (its
+functions — header inlines it calls included — globals and annotations) and the run's program
+absorbs the units in the files' order (`Program.absorb`: first definition wins, as when lowering
+into one program). A unit is cached by a hash of its preprocessed text, its path, the --root and
+the front end's own code, so a re-check loads only small pickles of lowered IR: no parsing, no
+lowering, no syntax tree (a kernel file's tree is ~50 MB of objects; its IR a few hundred KB).
+Units lowered apart have their own symbols for a shared global: the analysis names globals by
+key (symex/environment.py).
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import sys
+
+from .parse import no_gc, parse_text
+from .preprocess import text_hash
+
+_CODE: list[str] = []
+
+
+def _code_fingerprint() -> str:
+    """The lowering's own source: a changed front end never reuses old units."""
+    if not _CODE:
+        import pycparser
+        h = hashlib.sha256(pycparser.__version__.encode())
+        base = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        for sub in ("cfront", "ir"):
+            folder = os.path.join(base, sub)
+            for name in sorted(os.listdir(folder)):
+                if name.endswith(".py"):
+                    with open(os.path.join(folder, name), "rb") as fh:
+                        h.update(name.encode() + fh.read())
+        _CODE.append(h.hexdigest())
+    return _CODE[0]
+
+
+def lower_text(text: str, path: str, root: str):
+    """Parse and lower one unit into a program of its own."""
+    from ..ir.lower import lower_unit
+    from ..ir.program import Program
+    unit = Program()
+    tu = parse_text(text, path)
+    with no_gc():  # the syntax tree stays alive while lowering
+        lower_unit(unit, tu.ast, path, relative_to(root))
+    unit.lines = tu.lines
+    return unit
+
+
+def relative_to(root: str):
+    """Paths as reports show them: relative to --root when inside it, else absolute."""
+    root = os.path.abspath(root)
+
+    def rel(path: str) -> str:
+        if not path or path.startswith("<"):
+            return path
+        full = os.path.abspath(path)
+        return os.path.relpath(full, root) if full.startswith(root + os.sep) else full
+    return rel
+
+
+class UnitCache:
+    def __init__(self, directory: str, root: str = "."):
+        self.directory, self.root = directory, os.path.abspath(root)
+        os.makedirs(directory, exist_ok=True)
+
+    def _file(self, text: str, path: str) -> str:
+        key = text_hash("\0".join([text, path, self.root, _code_fingerprint()]))
+        return os.path.join(self.directory, key[:40] + ".pickle")
+
+    def unit(self, text: str, path: str):
+        """The lowered unit, from the cache or made now (and saved); raises FrontEndError."""
+        file = self._file(text, path)
+        try:
+            with no_gc(), open(file, "rb") as fh:
+                return pickle.load(fh)
+        except (OSError, pickle.PickleError, EOFError, AttributeError, ValueError, IndexError):
+            pass
+        unit = lower_text(text, path, self.root)
+        sys.setrecursionlimit(max(sys.getrecursionlimit(), 50000))
+        tmp = file + f".{os.getpid()}.tmp"
+        try:
+            with open(tmp, "wb") as fh:
+                pickle.dump(unit, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, file)  # atomic: a killed run leaves no half-written entry
+        except (OSError, RecursionError, pickle.PickleError):
+            if os.path.exists(tmp):
+                os.remove(tmp)
+        return unit

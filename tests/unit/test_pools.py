@@ -1,0 +1,42 @@
+"""The local pool's hard deadline (NOTE [hard-deadline]): a unit stuck where SIGALRM cannot
+reach is stopped, the units in flight with it run again and give their own results."""
+import time
+
+from saturn.interproc import pools
+
+
+def runner(keys, summaries):
+    if keys == ("stuck",):
+        time.sleep(3600)           # stands for a SAT call that never returns
+    if "slow" in keys:
+        time.sleep(2)              # in flight when the stuck one is killed (3 keys: 3.5 s limit)
+    return [f"{k}:{summaries}" for k in keys]
+
+
+def test_stuck_unit_is_stopped_and_others_rerun(monkeypatch):
+    monkeypatch.setattr(pools, "HARD_MARGIN", 0.5)   # limit: 2 * 0.5 s per function + 0.5 s
+    pool = pools.LocalPool(2, runner, timeout=0.5,
+                           on_stuck=lambda keys: [f"{k}:stuck" for k in keys])
+    try:
+        t0 = time.monotonic()
+        futures = {pool.submit(("stuck",), 1): "stuck", pool.submit(("slow", "x", "y"), 2): "slow",
+                   pool.submit(("a", "b"), 3): "ab"}
+        results = {}
+        while len(results) < len(futures):
+            for fut in pool.wait_any([f for f in futures if futures[f] not in results]):
+                results[futures[fut]] = fut.result()
+        assert results == {"stuck": ["stuck:stuck"], "slow": ["slow:2", "x:2", "y:2"], "ab": ["a:3", "b:3"]}
+        assert pool.killed == 1
+        assert time.monotonic() - t0 < 30
+    finally:
+        pool.close()
+
+
+def test_no_deadline_without_timeout():
+    pool = pools.LocalPool(1, runner)
+    try:
+        fut = pool.submit(("slow",), 0)
+        assert [f.result() for f in pool.wait_any([fut])] == [["slow:0"]]
+        assert pool.killed == 0
+    finally:
+        pool.close()

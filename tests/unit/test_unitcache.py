@@ -1,0 +1,54 @@
+"""NOTE [unit-cache]: units lowered apart and absorbed give the program that lowering them into
+one program gives; a second load comes from the cache without parsing."""
+import os
+
+from saturn.cfront import unitcache
+from saturn.cfront.parse import parse_text
+from saturn.driver import ir_digest
+from saturn.ir.lower import lower_unit
+from saturn.ir.program import Program
+
+HEADER = '# 1 "h.h"\nint shared;\nstatic inline int twice(int x) { shared++; return 2 * x; }\n'
+A = '# 1 "a.c"\n' + HEADER + '# 3 "a.c"\nint fa(int x) { return twice(x); }\n'
+B = '# 1 "b.c"\n' + HEADER + '# 3 "b.c"\nint *pb(void) { return &shared; }\nint fb(void) { return twice(1); }\n'
+
+
+def _together(root):
+    program = Program()
+    for text, path in ((A, "a.c"), (B, "b.c")):
+        lower_unit(program, parse_text(text, path).ast, path, unitcache.relative_to(root))
+    return program
+
+
+def _digests(program):
+    return {k: ir_digest(fn) for k, fn in program.functions.items()}
+
+
+def test_absorbed_units_equal_one_program(tmp_path):
+    cache = unitcache.UnitCache(str(tmp_path / "units"), str(tmp_path))
+    program = Program()
+    for text, path in ((A, "a.c"), (B, "b.c")):
+        program.absorb(cache.unit(text, path))
+    together = _together(str(tmp_path))
+    assert _digests(program) == _digests(together)
+    assert sorted(program.functions) == sorted(["fa", "fb", os.path.abspath("h.h") + ":twice", "pb"])
+    g = program.globals["shared"]
+    assert g.written and g.address_taken    # written in a.c's copy of twice, address in b.c
+
+
+def test_second_load_comes_from_the_cache(tmp_path, monkeypatch):
+    cache = unitcache.UnitCache(str(tmp_path / "units"), str(tmp_path))
+    first = cache.unit(A, "a.c")
+    assert len(os.listdir(tmp_path / "units")) == 1
+
+    def no_parsing(*args):
+        raise AssertionError("parsed again")
+    monkeypatch.setattr(unitcache, "parse_text", no_parsing)
+    again = cache.unit(A, "a.c")
+    assert _digests(again) == _digests(first)
+    other_root = unitcache.UnitCache(str(tmp_path / "units"), str(tmp_path / "elsewhere"))
+    try:
+        other_root.unit(A, "a.c")
+        raise RuntimeError("a unit lowered under another --root was reused")
+    except AssertionError:
+        pass
