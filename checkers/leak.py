@@ -30,7 +30,7 @@ def _short(key):
 class LeakChecker(Checker):
     name = "leak"
     kinds = ("memory.leak",)
-    summary_version = 2
+    summary_version = 3
 
     def __init__(self, allocs=None, frees=None):
         self.allocs = dict(ALLOC, **(allocs or {}))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from .driver import ir_digest
+from .ir.digest import ir_digest
 from .report.diagnostic import Report
 from .symex.engine import FunctionResult
 

@@ -65,7 +65,8 @@ def _parser() -> argparse.ArgumentParser:
                         "worker processes")
     c.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
                    help="wall-clock limit per function, a safety net: a function over it is "
-                        "incomplete and the output says so")
+                        "incomplete and the output says so (a worker stuck inside the SAT "
+                        "solver is stopped after twice the limit plus 10 s)")
     c.add_argument("--conflict-budget", type=int, default=200_000, metavar="N",
                    help="SAT conflicts allowed per query before a function is incomplete")
     sm = sub.add_parser("summary", help="print a function's plain-words summaries",

@@ -182,29 +182,6 @@ def store_rows(program, results, checkers, version, cache_keys=None) -> list[tup
     return rows
 
 
-def ir_digest(fn) -> str:
-    """A hash of the function's IR (types by their keys, symbols by name: stable across runs)."""
-    import hashlib
-    h = hashlib.sha256()
-    for _, block in sorted(fn.blocks.items()):
-        h.update(repr((block.id, [_sig(s) for s in block.stmts], _sig(block.term))).encode())
-    return h.hexdigest()[:24]
-
-
-def _sig(x):
-    from .ir import nodes as N
-    from .ir.types import CType
-    if isinstance(x, CType):
-        return x.key()
-    if isinstance(x, N.Symbol):
-        return (x.kind, x.name, x.key)
-    if isinstance(x, (list, tuple)):
-        return tuple(_sig(v) for v in x)
-    if hasattr(x, "__dataclass_fields__"):
-        return (type(x).__name__,) + tuple(_sig(getattr(x, f)) for f in x.__dataclass_fields__)
-    return x
-
-
 def run_check(discovery: Discovery, checkers, options: Options, std=None, root=".",
               log=lambda m: print(m, file=sys.stderr), progress=None, jobs: int = 1,
               cache_factory=None, scheduler: str | None = None, unit_cache=None) -> RunResult:

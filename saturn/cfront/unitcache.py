@@ -40,6 +40,7 @@ def _code_fingerprint() -> str:
 
 def lower_text(text: str, path: str, root: str):
     """Parse and lower one unit into a program of its own."""
+    from ..ir.digest import ir_digest
     from ..ir.lower import lower_unit
     from ..ir.program import Program
     unit = Program()
@@ -47,6 +48,8 @@ def lower_text(text: str, path: str, root: str):
     with no_gc():  # the syntax tree stays alive while lowering
         lower_unit(unit, tu.ast, path, relative_to(root))
     unit.lines = tu.lines
+    for fn in unit.functions.values():
+        ir_digest(fn)   # kept with the unit: a re-check need not walk the IR again
     return unit
 
 

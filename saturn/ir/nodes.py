@@ -213,3 +213,4 @@ class Function:
     callees: set[str] = field(default_factory=set)
     fn_pointer_calls: int = 0
     text: str = ""          # normalised source text of the body (for hashing)
+    digest: str = ""        # ir/digest.py, once computed

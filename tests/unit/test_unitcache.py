@@ -4,7 +4,7 @@ import os
 
 from saturn.cfront import unitcache
 from saturn.cfront.parse import parse_text
-from saturn.driver import ir_digest
+from saturn.ir.digest import ir_digest
 from saturn.ir.lower import lower_unit
 from saturn.ir.program import Program
 
