@@ -80,7 +80,7 @@ class UnitCache:
         try:
             with no_gc(), open(file, "rb") as fh:
                 return pickle.load(fh)
-        except (OSError, pickle.PickleError, EOFError, AttributeError, ValueError, IndexError):
+        except Exception:  # missing, or damaged in any way: lowered again and rewritten
             pass
         unit = lower_text(text, path, self.root)
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 50000))

@@ -52,3 +52,12 @@ def test_second_load_comes_from_the_cache(tmp_path, monkeypatch):
         raise RuntimeError("a unit lowered under another --root was reused")
     except AssertionError:
         pass
+
+
+def test_damaged_entry_is_lowered_again(tmp_path):
+    cache = unitcache.UnitCache(str(tmp_path / "units"), str(tmp_path))
+    first = cache.unit(A, "a.c")
+    (entry,) = os.listdir(tmp_path / "units")
+    (tmp_path / "units" / entry).write_bytes(b"\x80\x05garbage")
+    assert _digests(cache.unit(A, "a.c")) == _digests(first)
+    assert (tmp_path / "units" / entry).read_bytes() != b"\x80\x05garbage"   # rewritten
