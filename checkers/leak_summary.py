@@ -9,13 +9,9 @@ from __future__ import annotations
 from saturn.checker import equals_const
 from saturn.ir import types as T
 
-from .leak_escape import EscapeRules
+from .leak_escape import POINTER_HOPS, EscapeRules
 
 RET = ("ret", None)
-# Escapees are named at most this many pointer hops below a parameter. Deeper ones made
-# sqlite3Insert's summary 5,123 paths (1.7 MB) of up to 30 hops, which every caller resolved;
-# a caller's new block passed that deep is rare, and dropping it can only add a leak report.
-ESCAPE_DEPTH = 4
 
 
 def empty() -> dict:
@@ -134,7 +130,7 @@ def _escapees(ctx, rules, g, returned=None) -> list:
         for loc, _ in ctx.locations(value):
             steps = ctx.interface_steps(loc)
             if not steps or steps[0][0] != "param" or \
-                    sum(1 for s in steps if s[0] == "deref") > ESCAPE_DEPTH:
+                    sum(1 for s in steps if s[0] == "deref") > POINTER_HOPS:
                 continue
             excluded = {("param", steps[0][1])}
             if returned == steps[0][1]:
@@ -160,7 +156,7 @@ def resolve_escapees(ctx, summary, args, st) -> list:
     return out + held_by(ctx, st, out) if out else out
 
 
-def held_by(ctx, st, locations, depth: int = 4):
+def held_by(ctx, st, locations, depth: int = POINTER_HOPS):
     """Locations reachable from the given objects through pointer fields, up to `depth` levels
     (a callback struct holding a pointer to a private block, passed by address through another
     local struct: `pinfo.kernel = &pcb; pcb.private_data = rec;`)."""

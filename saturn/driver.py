@@ -8,10 +8,10 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from .cfront.discover import Discovery
+from .cfront.discover import Discovery, relative_to
 from .cfront.pipeline import preprocessed
 from .cfront.preprocess import FrontEndError
-from .cfront.unitcache import lower_text, relative_to
+from .cfront.unitcache import lower_text
 from .interproc import pools, schedule
 from .interproc.callgraph import bottom_up
 from .ir.program import Program

@@ -1,4 +1,4 @@
-"""Which files to analyse, and with which preprocessor flags."""
+"""Which files to analyse, with which preprocessor flags, and how reports name them."""
 from __future__ import annotations
 
 import fnmatch
@@ -109,3 +109,15 @@ def _absolute_includes(flags: tuple[str, ...], directory: str):
             flag = "-I" + os.path.join(directory, flag[2:])
         prev = flag
         yield flag
+
+
+def relative_to(root: str):
+    """Paths as reports show them: relative to --root when inside it, else absolute."""
+    root = os.path.abspath(root)
+
+    def rel(path: str) -> str:
+        if not path or path.startswith("<"):
+            return path
+        full = os.path.abspath(path)
+        return os.path.relpath(full, root) if full.startswith(root + os.sep) else full
+    return rel

@@ -16,6 +16,7 @@ import os
 import pickle
 import sys
 
+from .discover import relative_to
 from .parse import no_gc, parse_text
 from .preprocess import text_hash
 
@@ -51,18 +52,6 @@ def lower_text(text: str, path: str, root: str):
     for fn in unit.functions.values():
         ir_digest(fn)   # kept with the unit: a re-check need not walk the IR again
     return unit
-
-
-def relative_to(root: str):
-    """Paths as reports show them: relative to --root when inside it, else absolute."""
-    root = os.path.abspath(root)
-
-    def rel(path: str) -> str:
-        if not path or path.startswith("<"):
-            return path
-        full = os.path.abspath(path)
-        return os.path.relpath(full, root) if full.startswith(root + os.sep) else full
-    return rel
 
 
 class UnitCache:

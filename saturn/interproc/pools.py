@@ -80,15 +80,18 @@ class LocalPool:
     def _limit(self, keys) -> float:
         return 2 * self.timeout * len(keys) + HARD_MARGIN
 
+    def _armed(self) -> bool:
+        return bool(self.timeout) and self.on_stuck is not None
+
     def _next_deadline(self, running):
-        if not self.timeout or self.on_stuck is None or not running:
+        if not self._armed() or not running:
             return None
         now = time.monotonic()
         return max(0.0, min(self.inner[f][3] + self._limit(self.inner[f][1]) - now
                             for f in running))
 
     def _stuck(self, running):
-        if not self.timeout or self.on_stuck is None:
+        if not self._armed():
             return []
         now = time.monotonic()
         return [f for f in running if now - self.inner[f][3] > self._limit(self.inner[f][1])]

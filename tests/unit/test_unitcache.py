@@ -3,6 +3,7 @@ one program gives; a second load comes from the cache without parsing."""
 import os
 
 from saturn.cfront import unitcache
+from saturn.cfront.discover import relative_to
 from saturn.cfront.parse import parse_text
 from saturn.ir.digest import ir_digest
 from saturn.ir.lower import lower_unit
@@ -16,7 +17,7 @@ B = '# 1 "b.c"\n' + HEADER + '# 3 "b.c"\nint *pb(void) { return &shared; }\nint 
 def _together(root):
     program = Program()
     for text, path in ((A, "a.c"), (B, "b.c")):
-        lower_unit(program, parse_text(text, path).ast, path, unitcache.relative_to(root))
+        lower_unit(program, parse_text(text, path).ast, path, relative_to(root))
     return program
 
 
