@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 
 from .ir.digest import ir_digest
 from .report.diagnostic import Report
@@ -22,12 +23,14 @@ class ResultCache:
             [version, options.key(), repr(effects)] +
             [c.specs_fingerprint() for c in checkers]).encode()).hexdigest()
         self.keys: dict[str, str] = {}
+        self.digests: dict[str, str] = {}   # function key -> digest of its summaries' text
 
     def key_for(self, keys, summaries: dict) -> str:
         """One key for a unit: its members' IR and the summaries of the callees outside it."""
         fns = [self.program.functions[k] for k in keys]
         callees = sorted(set().union(*(f.callees for f in fns)))
-        used = {c: summaries[c] for c in callees if c in summaries}
+        used = {c: self.digests.get(c) or self._digest(summaries[c])
+                for c in callees if c in summaries}
         # Bodiless callees' lock annotations act as specs (saturn/ir/annotations.py).
         notes = {c: self.program.lock_annotations[c] for c in callees
                  if c in self.program.lock_annotations}
@@ -52,17 +55,52 @@ class ResultCache:
         if not all(name in rows for name in self.names):
             return None
         first = rows[self.names[0]]
-        res = FunctionResult(fkey, status=first["status"], notes=first["notes"], reused=True,
-                             seconds=first["seconds"])
+        res = FunctionResult(fkey, status=first["status"], notes=json.loads(first["notes"]),
+                             reused=True, seconds=first["seconds"])
         for name in self.names:
-            if rows[name]["summary"]:  # a checker without summaries stores {}: keep it absent
-                res.summaries[name] = rows[name]["summary"]
-            res.reports += [Report.from_json(r) for r in rows[name]["reports"]]
-        if res.status != "ok":
-            res.summaries = {}
+            if rows[name]["reports"] != "[]":
+                res.reports += [Report.from_json(r) for r in json.loads(rows[name]["reports"])]
+        texts = {name: rows[name]["summary"] for name in self.names}
+        self.digests[fkey] = _text_digest(texts)
+        if res.status == "ok":
+            res.summaries = StoredSummaries(texts)
         return res
 
+    def _digest(self, summaries) -> str:
+        """The digest of a unit result's summaries, as their stored text would give it."""
+        return _text_digest({name: json.dumps(summaries.get(name, {}), sort_keys=True)
+                             for name in self.names})
+
     def save(self, res: FunctionResult) -> None:
+        self.digests[res.key] = self._digest(res.summaries)
         from .driver import store_rows
         self.store.put(store_rows(self.program, {res.key: res}, self.checkers, self.version,
                                   {res.key: self.keys.get(res.key, "")}))
+
+
+def _text_digest(texts: dict) -> str:
+    """NOTE [summary-digest]: a caller's cache key names each callee's summaries by a digest of
+    their JSON text (as stored: sorted keys), so reused callees need not be decoded or encoded
+    again; a fresh result and the same result read back give the same digest."""
+    return hashlib.sha256("\x1f".join(f"{k}={v}" for k, v in sorted(texts.items()))
+                          .encode()).hexdigest()
+
+
+class StoredSummaries(Mapping):
+    """A reused function's summaries, by checker, decoded from their stored text only when a
+    caller being analysed asks for them. A checker without a summary stored {} and is absent."""
+
+    def __init__(self, texts: dict):
+        self.texts = {k: v for k, v in texts.items() if v != "{}"}
+        self.decoded: dict = {}
+
+    def __getitem__(self, name):
+        if name not in self.decoded:
+            self.decoded[name] = json.loads(self.texts[name])
+        return self.decoded[name]
+
+    def __iter__(self):
+        return iter(self.texts)
+
+    def __len__(self):
+        return len(self.texts)

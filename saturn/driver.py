@@ -1,6 +1,7 @@
 """One `saturn check` run: discover → preprocess → parse → lower → analyse bottom-up → reports."""
 from __future__ import annotations
 
+import gc
 import os
 import resource
 import signal
@@ -10,10 +11,9 @@ from dataclasses import dataclass, field
 
 from .cfront.discover import Discovery, relative_to
 from .cfront.pipeline import preprocessed
-from .cfront.preprocess import FrontEndError
+from .cfront.preprocess import FrontEndError, preprocess
 from .cfront.unitcache import lower_text
 from .interproc import pools, schedule
-from .interproc.callgraph import bottom_up
 from .ir.program import Program
 from .logic.circuit import BudgetExceeded
 from .report.fingerprint import assign_fingerprints
@@ -31,17 +31,25 @@ class RunResult:
 
 def load_program(discovery: Discovery, std, root, phases, log, unit_cache=None, jobs: int = 1):
     """(program, files parsed, files skipped). Each unit is lowered on its own and absorbed in
-    the files' order (NOTE [unit-cache] in cfront/unitcache.py)."""
+    the files' order (NOTE [unit-cache] in cfront/unitcache.py).
+
+    NOTE [frozen-program]: the lowered program is millions of objects that live until the run
+    ends. Once loaded it is frozen (gc.freeze), so no later collection walks it again and forked
+    workers share its pages instead of copying them; the process ends with os._exit
+    (__main__.py) rather than freeing it object by object."""
     program, skipped = Program(), 0
     t0 = time.perf_counter()
-    for src, text, error in preprocessed(discovery.files, std, jobs, unit_cache, root):
+    for src, text, key, error in preprocessed(discovery.files, std, jobs, unit_cache, root):
         t1 = time.perf_counter()
         phases["preprocess"] += t1 - t0   # with workers: waiting for them (incl. lowering)
         try:
             if error is not None:
                 raise FrontEndError(error)
-            unit = unit_cache.unit(text, src.path) if unit_cache is not None else \
-                lower_text(text, src.path, root)
+            unit = unit_cache.load(key) if key is not None else None
+            if unit is None:   # (a unit named by key but gone from the cache: made again)
+                text = text if text is not None else preprocess(src, std)
+                unit = unit_cache.unit(text, src.path) if unit_cache is not None else \
+                    lower_text(text, src.path, root)
             program.absorb(unit)
         except FrontEndError as exc:
             log(str(exc))
@@ -51,6 +59,7 @@ def load_program(discovery: Discovery, std, root, phases, log, unit_cache=None, 
             skipped += 1
         t0 = time.perf_counter()
         phases["lower"] += t0 - t1
+    gc.freeze()
     for w in program.warnings:
         log(w)
     return program, len(discovery.files) - skipped, skipped
@@ -160,11 +169,12 @@ def analyze_program(program: Program, checkers, options: Options, log, progress=
     finally:
         if pool is not None:
             pool.close()
-    for key in bottom_up(program):
+    fns = program.functions
+    for key in sorted(results, key=lambda k: (fns[k].file, fns[k].line, k)):
         for note in results[key].notes:
             if "internal error" in note:
-                fn = program.functions[key]
-                log(f"{fn.file}:{fn.line}:1: warning: {note.split(': ', 1)[1]} in '{fn.name}'")
+                log(f"{fns[key].file}:{fns[key].line}:1: warning: {note.split(': ', 1)[1]} "
+                    f"in '{fns[key].name}'")
     return results
 
 

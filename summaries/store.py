@@ -101,14 +101,15 @@ class Store:
         self.db.commit()
 
     def rows_with(self, function: str, cache_key: str) -> dict:
-        """A function's rows by checker, if stored under this cache key."""
+        """A function's rows by checker, if stored under this cache key; summary, notes and
+        reports as their JSON text (saturn/cache.py decodes what it needs)."""
         if not cache_key:
             return {}
         rows = self.db.execute("SELECT checker, summary, status, notes, reports, seconds FROM "
                                "summaries WHERE function=? AND cache_key=?",
                                (function, cache_key)).fetchall()
-        return {r[0]: {"summary": json.loads(r[1]), "status": r[2], "notes": json.loads(r[3]),
-                       "reports": json.loads(r[4]), "seconds": r[5]} for r in rows}
+        return {r[0]: {"summary": r[1], "status": r[2], "notes": r[3], "reports": r[4],
+                       "seconds": r[5]} for r in rows}
 
     def find(self, name: str) -> list[str]:
         """Function keys whose name or key is `name` (a static is `file:name`)."""

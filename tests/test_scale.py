@@ -126,3 +126,19 @@ def test_rerun_reuses_mutually_recursive_functions(tmp_path):
     _json("--db", db, ".", cwd=str(tree))
     _, stats = _json("--db", db, ".", cwd=str(tree))
     assert stats["reused"] == stats["functions"] == 3
+
+
+def test_rerun_without_the_cached_units_lowers_them_again(tmp_path):
+    """A manifest (NOTE [direct-mode]) naming a unit that is gone from the cache: the file is
+    preprocessed and lowered again, with the same results."""
+    tree = _tree(tmp_path)
+    past = time.time() - 3600
+    os.utime(tree / "a.c", (past, past))
+    db = str(tmp_path / "s.db")
+    first, _ = _json("--db", db, ".", cwd=str(tree))
+    units = tmp_path / "s.db.units"
+    assert os.listdir(units / "direct")
+    for entry in units.glob("*.pickle"):
+        entry.unlink()
+    again, stats = _json("--db", db, ".", cwd=str(tree))
+    assert again == first and stats["reused"] == stats["functions"] and stats["files"] == 1

@@ -3,42 +3,55 @@ in worker processes, results handed back in the files' order, so the output does
 --jobs.
 
 Workers return the preprocessed text and leave the lowered unit in the unit cache (NOTE
-[unit-cache] in unitcache.py); the caller then loads it from there. Without a cache, or with one
-worker, everything runs in this process.
+[unit-cache] in unitcache.py); the caller then loads it from there. With a unit cache, a file
+whose inputs are unchanged is not preprocessed at all: its unit's key comes back instead of its
+text (NOTE [direct-mode] in direct.py). Without a cache, or with one worker, the parsing and
+lowering run in this process.
 """
 from __future__ import annotations
 
 import multiprocessing
+import time
 from concurrent.futures import ProcessPoolExecutor
 
-from .preprocess import FrontEndError, preprocess
+from .preprocess import FrontEndError, command, preprocess
 
 
-def _front(src, std, cache_dir, root):
+def _front(src, std, cache_dir, root, lower: bool):
+    """(text or None, unit-cache key or None, error or None) for one file."""
     try:
-        text = preprocess(src, std)
-    except FrontEndError as exc:
-        return None, str(exc)
-    if cache_dir is not None:
+        cmd = command(src, std)
+        if cache_dir is None:
+            return preprocess(src, std, cmd), None, None
+        from .direct import Manifests
         from .unitcache import UnitCache
+        manifests, cache = Manifests(cache_dir), UnitCache(cache_dir, root)
+        key = manifests.lookup(cmd, src)
+        if key is not None:
+            return None, key, None
+        started = time.time()
+        text = preprocess(src, std, cmd)
+        manifests.record(cmd, src, text, cache.key(text, src.path), started)
+    except FrontEndError as exc:
+        return None, None, str(exc)
+    if lower:
         try:
-            UnitCache(cache_dir, root).unit(text, src.path)
+            cache.unit(text, src.path)
         except (FrontEndError, RecursionError):
             pass  # the caller tries again and reports the error itself
-    return text, None
+    return text, None, None
 
 
 def preprocessed(files, std, jobs: int = 1, unit_cache=None, root="."):
-    """Yield (source, text or None, error message or None) in the order of `files`."""
+    """Yield (source, text, unit key, error message) in the order of `files`; one of the
+    three is not None."""
     cache_dir = unit_cache.directory if unit_cache is not None else None
     if jobs <= 1 or len(files) <= 1 or cache_dir is None:
         for src in files:
-            text, error = _front(src, std, None, root)
-            yield src, text, error
+            yield src, *_front(src, std, cache_dir, root, False)
         return
     ctx = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(max_workers=min(jobs, len(files)), mp_context=ctx) as pool:
-        futures = [pool.submit(_front, src, std, cache_dir, root) for src in files]
+        futures = [pool.submit(_front, src, std, cache_dir, root, True) for src in files]
         for src, fut in zip(files, futures):
-            text, error = fut.result()
-            yield src, text, error
+            yield src, *fut.result()

@@ -24,12 +24,16 @@ def compiler() -> str:
     raise FrontEndError("error: no C compiler found for preprocessing (set SATURN_CC)")
 
 
-def preprocess(src: SourceFile, std: str | None = None) -> str:
-    """Return the preprocessed text (with line markers), or raise FrontEndError."""
+def command(src: SourceFile, std: str | None = None) -> list[str]:
     cmd = [compiler(), "-E", *BASE_DEFINES]
     if std and not any(f.startswith("-std=") for f in src.flags):
         cmd.append(f"-std={std}")
-    cmd += [*src.flags, src.path]
+    return cmd + [*src.flags, src.path]
+
+
+def preprocess(src: SourceFile, std: str | None = None, cmd: list[str] | None = None) -> str:
+    """Return the preprocessed text (with line markers), or raise FrontEndError."""
+    cmd = cmd or command(src, std)
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace",
                               cwd=src.directory or None, timeout=300)

@@ -59,18 +59,24 @@ class UnitCache:
         self.directory, self.root = directory, os.path.abspath(root)
         os.makedirs(directory, exist_ok=True)
 
-    def _file(self, text: str, path: str) -> str:
-        key = text_hash("\0".join([text, path, self.root, _code_fingerprint()]))
-        return os.path.join(self.directory, key[:40] + ".pickle")
+    def key(self, text: str, path: str) -> str:
+        return text_hash("\0".join([text, path, self.root, _code_fingerprint()]))[:40]
+
+    def load(self, key: str):
+        """The unit cached under `key`, or None."""
+        try:
+            with no_gc(), open(os.path.join(self.directory, key + ".pickle"), "rb") as fh:
+                return pickle.load(fh)
+        except Exception:  # missing, or damaged in any way: lowered again and rewritten
+            return None
 
     def unit(self, text: str, path: str):
         """The lowered unit, from the cache or made now (and saved); raises FrontEndError."""
-        file = self._file(text, path)
-        try:
-            with no_gc(), open(file, "rb") as fh:
-                return pickle.load(fh)
-        except Exception:  # missing, or damaged in any way: lowered again and rewritten
-            pass
+        key = self.key(text, path)
+        unit = self.load(key)
+        if unit is not None:
+            return unit
+        file = os.path.join(self.directory, key + ".pickle")
         unit = lower_text(text, path, self.root)
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 50000))
         tmp = file + f".{os.getpid()}.tmp"

@@ -1,4 +1,4 @@
-"""The call graph over all translation units, and the bottom-up analysis order."""
+"""The call graph over all translation units (schedule.py orders it bottom-up)."""
 from __future__ import annotations
 
 import networkx as nx
@@ -13,16 +13,3 @@ def call_graph(program) -> nx.DiGraph:
             if callee in program.functions:
                 g.add_edge(key, callee)
     return g
-
-
-def bottom_up(program) -> list[str]:
-    """Callees before callers; a strongly connected component's members in sorted order."""
-    g = call_graph(program)
-    cond = nx.condensation(g)
-    order: list[str] = []
-    # Reverse topological order of the condensation = callees first; ties broken by name.
-    rank = {n: min(cond.nodes[n]["members"]) for n in cond.nodes}
-    topo = list(nx.lexicographical_topological_sort(cond.reverse(copy=True), key=lambda n: rank[n]))
-    for comp in topo:
-        order.extend(sorted(cond.nodes[comp]["members"]))
-    return order

@@ -1,0 +1,68 @@
+"""NOTE [direct-mode]: a file whose preprocessing inputs are unchanged is not preprocessed again;
+a changed header, a changed flag or a file younger than the run sends it to the compiler."""
+import os
+import time
+
+from saturn.cfront import pipeline
+from saturn.cfront.discover import SourceFile
+from saturn.cfront.unitcache import UnitCache
+
+PAST = time.time() - 3600
+
+
+def _tree(tmp_path):
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "h.h").write_text("#define N 1\n")
+    (tmp_path / "a.c").write_text('#include "h.h"\nint f(void) { return N; }\n')
+    for p in (tmp_path / "inc" / "h.h", tmp_path / "a.c"):
+        os.utime(p, (PAST, PAST))
+    return SourceFile(str(tmp_path / "a.c"), ("-Iinc",), str(tmp_path))
+
+
+def _front(src, tmp_path, jobs=1):
+    cache = UnitCache(str(tmp_path / "units"), str(tmp_path))
+    srcs = [src] * jobs   # two copies make the pool path run
+    return list(pipeline.preprocessed(srcs, None, jobs, cache, str(tmp_path)))[0][1:]
+
+
+def _no_compiler(monkeypatch):
+    def refuse(*args, **kw):
+        raise AssertionError("preprocessed again")
+    monkeypatch.setattr(pipeline, "preprocess", refuse)
+
+
+def test_unchanged_inputs_skip_the_compiler(tmp_path, monkeypatch):
+    src = _tree(tmp_path)
+    text, key, error = _front(src, tmp_path)
+    assert error is None and key is None and "return 1;" in text
+    want = UnitCache(str(tmp_path / "units"), str(tmp_path)).key(text, src.path)
+    _no_compiler(monkeypatch)
+    assert _front(src, tmp_path) == (None, want, None)
+
+
+def test_a_changed_header_or_flag_preprocesses_again(tmp_path):
+    src = _tree(tmp_path)
+    _front(src, tmp_path)
+    (tmp_path / "inc" / "h.h").write_text("#define N 22\n")
+    os.utime(tmp_path / "inc" / "h.h", (PAST + 60, PAST + 60))
+    text, key, _ = _front(src, tmp_path)
+    assert key is None and "return 22;" in text
+    flagged = SourceFile(src.path, src.flags + ("-DEXTRA",), src.directory)
+    assert _front(flagged, tmp_path)[0] is not None
+
+
+def test_a_file_younger_than_the_run_is_not_remembered(tmp_path):
+    src = _tree(tmp_path)
+    os.utime(tmp_path / "inc" / "h.h")   # now: it might be changing under the compiler
+    _front(src, tmp_path)
+    assert _front(src, tmp_path)[0] is not None
+
+
+def test_workers_remember_and_lower(tmp_path, monkeypatch):
+    src = _tree(tmp_path)
+    text, _, _ = _front(src, tmp_path, jobs=2)
+    cache = UnitCache(str(tmp_path / "units"), str(tmp_path))
+    unit = cache.load(cache.key(text, src.path))
+    assert unit is not None and "f" in unit.functions   # lowered by a worker
+    _no_compiler(monkeypatch)
+    assert _front(src, tmp_path, jobs=2)[1] == cache.key(text, src.path)
