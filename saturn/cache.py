@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Mapping
 
 from .ir.digest import ir_digest
@@ -64,6 +65,8 @@ class ResultCache:
         self.digests[fkey] = _text_digest(texts)
         if res.status == "ok":
             res.summaries = StoredSummaries(texts)
+        if _moved(res, self.program.functions[fkey], first["line"]):
+            self.save(res)   # its rows now give the function's new place
         return res
 
     def _digest(self, summaries) -> str:
@@ -76,6 +79,28 @@ class ResultCache:
         from .driver import store_rows
         self.store.put(store_rows(self.program, {res.key: res}, self.checkers, self.version,
                                   {res.key: self.keys.get(res.key, "")}))
+
+
+_NOTE_PLACE = re.compile(r"^([^:]+):(\d+):")
+
+
+def _moved(res: FunctionResult, fn, old_line: int) -> bool:
+    """NOTE [line-shift] (saturn/ir/digest.py): a reused function that moved by `delta` lines
+    has the lines of its reports, traces and notes inside its old extent moved by as much."""
+    delta = fn.line - old_line
+    if not delta:
+        return False
+
+    def move(file, line):
+        return line + delta if file == fn.file and old_line <= line <= fn.end_line - delta \
+            else line
+    for r in res.reports:
+        r.line = move(r.file, r.line)
+        for t in r.trace:
+            t.line = move(t.file, t.line)
+    res.notes = [_NOTE_PLACE.sub(lambda m: f"{m[1]}:{move(m[1], int(m[2]))}:", n, count=1)
+                 for n in res.notes]
+    return True
 
 
 def _text_digest(texts: dict) -> str:

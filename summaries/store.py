@@ -105,11 +105,11 @@ class Store:
         reports as their JSON text (saturn/cache.py decodes what it needs)."""
         if not cache_key:
             return {}
-        rows = self.db.execute("SELECT checker, summary, status, notes, reports, seconds FROM "
-                               "summaries WHERE function=? AND cache_key=?",
+        rows = self.db.execute("SELECT checker, summary, status, notes, reports, seconds, line "
+                               "FROM summaries WHERE function=? AND cache_key=?",
                                (function, cache_key)).fetchall()
         return {r[0]: {"summary": r[1], "status": r[2], "notes": r[3], "reports": r[4],
-                       "seconds": r[5]} for r in rows}
+                       "seconds": r[5], "line": r[6]} for r in rows}
 
     def find(self, name: str) -> list[str]:
         """Function keys whose name or key is `name` (a static is `file:name`)."""

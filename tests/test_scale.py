@@ -142,3 +142,23 @@ def test_rerun_without_the_cached_units_lowers_them_again(tmp_path):
         entry.unlink()
     again, stats = _json("--db", db, ".", cwd=str(tree))
     assert again == first and stats["reused"] == stats["functions"] and stats["files"] == 1
+
+
+def test_functions_that_only_moved_are_reused_with_their_new_lines(tmp_path):
+    """NOTE [line-shift]: lines added above a function leave its digest alone; its reused
+    reports and notes carry its new lines, as a fresh run gives them."""
+    tree = tmp_path / "m"
+    tree.mkdir()
+    src = ("#include <stdlib.h>\nint first(int x) {\n  return x + 1;\n}\n"
+           "char *mk(int n) { return malloc(n); }\n"
+           "void leaky(int n) {\n  char *p = mk(n);\n  if (n > 2)\n    return;\n  free(p);\n}\n")
+    (tree / "a.c").write_text(src)
+    db = str(tmp_path / "s.db")
+    before, _ = _json("--db", db, ".", cwd=str(tree))
+    (tree / "a.c").write_text(src.replace("  return x + 1;\n", "  x++;\n  return x;\n"))
+    moved, stats = _json("--db", db, ".", cwd=str(tree))
+    fresh, _ = _json("--no-db", ".", cwd=str(tree))
+    assert stats["reused"] == stats["functions"] - 1 == 2
+    assert moved == fresh and [r["line"] for r in moved] == [before[0]["line"] + 1]
+    again, stats = _json("--db", db, ".", cwd=str(tree))
+    assert again == fresh and stats["reused"] == stats["functions"]
