@@ -15,6 +15,7 @@ import json
 import os
 import re
 import resource
+import shutil
 import subprocess
 import sys
 import time
@@ -72,6 +73,7 @@ def run_one(name: str, checkers: str, jobs: str = "1", peers_on: bool = True) ->
     for stale in (db, db + "-wal", db + "-shm"):
         if os.path.exists(stale):
             os.remove(stale)
+    shutil.rmtree(db + ".units", ignore_errors=True)   # a full run lowers every unit itself
     proc, wall = saturn(c, checkers, jobs, out, db)
     if proc.returncode not in (0, 1):
         return {"name": name, "error": proc.stderr[-2000:]}
@@ -103,7 +105,8 @@ def run_one(name: str, checkers: str, jobs: str = "1", peers_on: bool = True) ->
 
 def edit_one_function(db: str, files: list[str]):
     """Change one function's body in a way that changes its IR but not its summaries (a
-    volatile local read), as a small edit would; return the function that undoes it."""
+    volatile local read on a line of its own, so every later function in the file moves down
+    a line), as a small edit would; return the function that undoes it."""
     import sqlite3
     con = sqlite3.connect(db)
     rows = con.execute("SELECT name, file, line FROM functions WHERE status='ok' "
@@ -120,7 +123,7 @@ def edit_one_function(db: str, files: list[str]):
         brace = text.find("{", offset)
         if brace < 0:
             continue
-        edit = " { volatile int saturn_bench_edit = 0; (void)saturn_bench_edit; }"
+        edit = "\n { volatile int saturn_bench_edit = 0; (void)saturn_bench_edit; }"
         open(path, "w").write(text[:brace + 1] + edit + text[brace + 1:])
 
         def undo(path=path, text=text):

@@ -10,6 +10,11 @@ SOLVER_NAME = "cadical153"
 # escape questions at ~0.9 s a query (1.7M variables to assign each time).
 WHICH_MAY_ROUNDS = 12
 WHICH_MAY_CONFLICTS = 5_000   # per model; zlib-ng's inflate spent ~10 s a query otherwise
+# Past about this many variables a model can cost 10-70 s however few its conflicts (zlib-ng's
+# inflate, 1.7 M: seven escape queries took 220 s, two sign queries 130 s; inflateBack, 0.9 M:
+# 3.5 s a query): questions that only sharpen a summary, where a conservative answer exists,
+# are not asked (`Session.affordable`).
+OPTIONAL_QUERY_VARS = 1_000_000
 UNKNOWN = object()            # a query over its own budget (`may(..., budget=N)`)  # Kissat ignores assumptions; Lingeling aborts (DESIGN.md stack notes)
 
 
@@ -67,6 +72,10 @@ class Session:
             result = self.solver.solve(assumptions=lits)
         return Model(self.solver.get_model()) if result else None
 
+    def affordable(self) -> bool:
+        """Whether a question with a conservative answer is worth asking (NOTE [budgets])."""
+        return self.circuit.nvars <= OPTIONAL_QUERY_VARS
+
     def which_may(self, lits: list[int], *under: int, rounds: int = WHICH_MAY_ROUNDS,
                   otherwise: bool = True) -> list[bool]:
         """For each of `lits`, whether it may hold under `under` — in few queries: each model
@@ -74,6 +83,8 @@ class Session:
         unsatisfiable disjunction settles the rest. After `rounds` models, the literals still
         open get `otherwise` (the caller's conservative answer; NOTE [budgets])."""
         known = [lit == TRUE if lit in (TRUE, FALSE) else None for lit in lits]
+        if not self.affordable():
+            rounds = 0   # every open literal takes `otherwise` (NOTE [budgets])
         for _ in range(rounds):
             open_ = sorted({lits[i] for i, k in enumerate(known) if k is None})
             if not open_:

@@ -22,7 +22,9 @@ from .state import State
 # summary, the output says so): the circuit's variable count (formula size) and SAT conflicts
 # per query raise BudgetExceeded. Where a checker has a conservative answer it takes it instead
 # and the function stays complete (Session.which_may: what is still open after a few models
-# counts as possible). --timeout is the wall-clock safety net; its use is flagged in the output.
+# counts as possible; on a formula of over OPTIONAL_QUERY_VARS variables such questions are not
+# asked at all: Session.affordable). --timeout is the wall-clock safety net; its use is flagged
+# in the output.
 @dataclass
 class Options:
     unroll: int = 2

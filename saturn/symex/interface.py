@@ -98,7 +98,8 @@ def return_sign(ctx, exit_state):
     convention), "nonnegative" when never < 0; None otherwise. Callers that test `err < 0`
     after a call whose summary only tells `ret != 0` apart need it (calls.constrain_result)."""
     rv = ctx.fn.rv
-    if exit_state is None or rv is None or not isinstance(rv.type, T.IntT) or not rv.type.signed:
+    if exit_state is None or rv is None or not isinstance(rv.type, T.IntT) or \
+            not rv.type.signed or not ctx.session.affordable():
         return None
     value = ctx.exit_value(rv, exit_state)
     if not hasattr(value, "bits"):

@@ -31,11 +31,25 @@ def merge(ev, states: list[State]) -> State | None:
                 vals = [v if v is not None else ev.read_obj(key, _EMPTY) for v in vals]
             elif any(v is None for v in vals):
                 vals = [v if v is not None else ev.attr_default(key) for v in vals]
-            value = vals[-1]
-            for lit, v in zip(reversed(lits[:-1]), reversed(vals[:-1])):
-                value = ev.ite(lit, v, value)
-            target[key] = value
+            target[key] = _multiplex(ev, lits, vals)
     return out
+
+
+def _multiplex(ev, lits, vals):
+    """ITE(l0, v0, ITE(l1, v1, ... v_last)), with neighbours holding the same value sharing one
+    multiplexer: ITE(a, v, ITE(b, v, r)) = ITE(a | b, v, r), one gate instead of one per bit."""
+    runs: list = []   # [selector literals, value], in the chain's order
+    for lit, v in zip(lits[:-1], vals[:-1]):
+        if runs and runs[-1][1] is v:
+            runs[-1][0].append(lit)
+        else:
+            runs.append([[lit], v])
+    value = vals[-1]
+    if runs and runs[-1][1] is value:
+        runs.pop()    # ITE(l, v, v) = v
+    for run_lits, v in reversed(runs):
+        value = ev.ite(ev.c.OR_all(run_lits), v, value)
+    return value
 
 
 class _Empty:
