@@ -41,6 +41,9 @@ def mul(c: Circuit, a: BitVec, b: BitVec) -> BitVec:
 def _udivmod(c: Circuit, a, b):
     """Restoring division on unsigned bit lists: (quotient, remainder)."""
     n = len(a)
+    if all(x in (TRUE, FALSE) for x in b) and b.count(TRUE) == 1:
+        k = b.index(TRUE)   # by 2**k, as `i / sizeof(word)`: a shift, not n subtractions
+        return a[k:] + [FALSE] * k, a[:k] + [FALSE] * (n - k)
     rem = [FALSE] * n
     quot = [FALSE] * n
     neg_b = [-x for x in b]

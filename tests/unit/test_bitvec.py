@@ -95,6 +95,22 @@ def test_symbolic_matches_constant(signed):
 
 
 @pytest.mark.parametrize("signed", [True, False])
+def test_division_by_a_constant_power_of_two(signed):
+    """The shift that replaces the divider (`i / sizeof(word)`) rounds as C does."""
+    c = Circuit()
+    s = Session(c)
+    x = BitVec(c.fresh(W), signed)
+    for b in (v for v in values(signed) if v > 0 and v & (v - 1) == 0):
+        quot = ops.ARITH["div"](c, x, const(b, W, signed))
+        rem = ops.ARITH["mod"](c, x, const(b, W, signed))
+        for a in values(signed):
+            assume = [bit if (a >> i) & 1 else -bit for i, bit in enumerate(x.bits)]
+            m = s.may(*assume, observe=quot.bits + rem.bits)
+            assert wrap(m.bits(quot.bits), signed) == wrap(c_div(a, b), signed), (a, b)
+            assert wrap(m.bits(rem.bits), signed) == wrap(a - c_div(a, b) * b, signed), (a, b)
+
+
+@pytest.mark.parametrize("signed", [True, False])
 def test_unary_exhaustive(signed):
     c = Circuit()
     for a in values(signed):
