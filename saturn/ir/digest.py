@@ -25,8 +25,8 @@ def ir_digest(fn) -> str:
 
 
 def _sig(x, fn):
-    if isinstance(x, N.Coord):
-        return (x.file, x.line - fn.line if x.file == fn.file else x.line, x.col)
+    if isinstance(x, N.Coord):   # line 0: no place (an initializer's implicit zeroes)
+        return (x.file, x.line - fn.line if x.file == fn.file and x.line else x.line, x.col)
     if isinstance(x, CType):
         return x.key()
     if isinstance(x, N.Symbol):

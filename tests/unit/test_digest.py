@@ -1,0 +1,25 @@
+"""NOTE [line-shift]: a function that only moved keeps its IR digest; an edited one does not."""
+from saturn.cfront.unitcache import lower_text
+
+BODY = """struct S { int a; int b; };
+int f1(int x) { static int cnt; cnt++; return x + cnt; }
+const char *f2(int x) { return x ? "yes" : "no"; }
+int f3(int x) { struct S s = (struct S){x}; return s.a; }
+int f4(int x) { switch (x) { case 1: return 2; default: break; } l: if (x) { x--; goto l; } return x; }
+int f5(int x) { int a[3] = {1}; struct S t = {0}; return a[x % 3] + t.b; }
+int f6(int x) { return ({ int y = x * 2; y; }); }
+void f7(void) { const char *s = __func__; (void)s; }
+"""
+
+
+def _digests(text):
+    unit = lower_text('# 1 "t.c"\n' + text, "t.c", ".")
+    return {k: fn.digest for k, fn in unit.functions.items()}
+
+
+def test_moving_keeps_digests_and_editing_changes_one():
+    before = _digests(BODY)
+    assert len(before) == 7
+    assert _digests("int pad;\n\n" + BODY) == before
+    edited = _digests(BODY.replace("return x + cnt;", "return x - cnt;"))
+    assert [k for k in before if edited[k] != before[k]] == ["f1"]
