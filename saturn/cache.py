@@ -9,6 +9,8 @@ import json
 import re
 from collections.abc import Mapping
 
+from summaries.store import summary_text
+
 from .ir.digest import ir_digest
 from .report.diagnostic import Report
 from .symex.engine import FunctionResult
@@ -71,8 +73,7 @@ class ResultCache:
 
     def _digest(self, summaries) -> str:
         """The digest of a unit result's summaries, as their stored text would give it."""
-        return _text_digest({name: json.dumps(summaries.get(name, {}), sort_keys=True)
-                             for name in self.names})
+        return _text_digest({name: summary_text(summaries.get(name, {})) for name in self.names})
 
     def save(self, res: FunctionResult) -> None:
         self.digests[res.key] = self._digest(res.summaries)

@@ -53,6 +53,11 @@ def _function_rows(rows):
     return out
 
 
+def summary_text(summary) -> str:
+    """A summary as stored: JSON with sorted keys (cache keys hash this text, saturn/cache.py)."""
+    return json.dumps(summary, sort_keys=True)
+
+
 class StoreError(Exception):
     """The database cannot be opened or is not a Saturn database of a known version."""
 
@@ -87,7 +92,7 @@ class Store:
         """Rows of (function, checker, name, file, line, cache_key, version, summary, status,
         notes, reports, seconds); committed together (a killed run loses only what is in flight)."""
         self.db.executemany("INSERT OR REPLACE INTO summaries VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                            [(*r[:7], json.dumps(r[7], sort_keys=True), r[8],
+                            [(*r[:7], summary_text(r[7]), r[8],
                               json.dumps(r[9]), json.dumps(r[10]), r[11]) for r in rows])
         self.db.executemany("INSERT OR REPLACE INTO functions VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                             _function_rows(rows))
