@@ -10,7 +10,7 @@ from pycparser import c_ast
 
 from .gnu_parser import SaturnParser
 from .preprocess import FrontEndError, text_hash
-from .slim import slim
+from .prune import prune
 
 _COORD = re.compile(r"^(?P<file>.*?):(?P<line>\d+)(?::(?P<col>\d+))?:?\s*(?P<msg>.*)$")
 
@@ -40,9 +40,12 @@ def parse_text(text: str, path: str) -> TranslationUnit:
     """Parse preprocessed text; raise FrontEndError with `file:line:col: error: ...`."""
     with no_gc():
         try:
-            ast = SaturnParser().parse(slim(text, path), path)
-        except Exception as exc:  # pycparser raises ParseError, and sometimes plain errors
-            raise FrontEndError(_compiler_style(str(exc), path)) from None
+            ast = SaturnParser().parse(prune(text, path), path)
+        except Exception:  # NOTE [lazy-headers]: a wrong guess costs time, not the file
+            try:
+                ast = SaturnParser().parse(text, path)
+            except Exception as exc:  # pycparser raises ParseError, and sometimes plain errors
+                raise FrontEndError(_compiler_style(str(exc), path)) from None
     return TranslationUnit(path, ast, text_hash(text), text.count("\n"))
 
 

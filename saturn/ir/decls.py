@@ -1,7 +1,10 @@
 """Scopes and the resolution of pycparser declarations into IR types (with LP64 layout)."""
 from __future__ import annotations
 
+import hashlib
+
 from pycparser import c_ast
+from pycparser.c_generator import CGenerator
 
 from . import types as T
 from .consteval import ConstEval
@@ -48,7 +51,6 @@ class TypeResolver:
     def __init__(self, expr_type=None):
         self.expr_type = expr_type
         self.consts = ConstEval(self)
-        self._anon = 0
 
     def resolve(self, node, scope: Scope) -> T.CType:
         fn = getattr(self, "_t_" + type(node).__name__, None)
@@ -132,8 +134,7 @@ class TypeResolver:
     def _t_Struct(self, node, scope, union=False):
         tag = node.name
         if tag is None:
-            self._anon += 1
-            tag = f"<anonymous#{self._anon}>"
+            tag = _anonymous_tag(node)
         st = scope.lookup_tag(tag) if node.name else None
         if st is None or (node.decls is not None and st.complete and scope.tags.get(tag) is not st):
             st = T.StructT(tag, union)
@@ -164,3 +165,12 @@ class TypeResolver:
                 continue
             fields.append((d.name, ftype))
         return fields
+
+
+def _anonymous_tag(node) -> str:
+    """An anonymous struct's tag from its text, not from how many came before it: a function's
+    digest must not change when declarations it does not use come or go (NOTE [lazy-headers]).
+    Two anonymous structs with one text share a tag; they have one layout."""
+    text = CGenerator().visit(node)
+    return f"<anonymous:{hashlib.sha1(text.encode()).hexdigest()[:12]}>"
+

@@ -16,6 +16,7 @@ _GEN = c_generator.CGenerator()
 
 
 def source_text(node) -> str:
+    _GEN.indent_level = 0  # a visit that raised leaves it raised: the text would depend on it
     try:
         return _GEN.visit(node)
     except Exception:  # the generator does not know every pycparserext node

@@ -1,0 +1,222 @@
+"""Dropping the header declarations a file never needs, before parsing.
+
+NOTE [lazy-headers]: a kernel file's preprocessed text is ~55k lines, nearly all of it header
+declarations the file never uses (prototypes, structs, enums, static inlines); parsing them was
+most of the front end's time. A token scan (no parse) splits the text into top-level
+declarations, guesses the names each declares (declarator names, struct/union/enum tags,
+enumerators; a guess may name too much, never too little while the typedefs are known) and
+collects every identifier each mentions. The main file's declarations are kept, and then every
+declaration declaring a name a kept one mentions, to a fixed point. The rest become blank lines
+(line markers kept), so lines do not move. Mentioning is a superset of using, so every type,
+enumerator, global and body the lowering can need stays; the lowering then lowers only bodies
+something calls (ir/lower.py). On text it cannot split, or when the pruned text does not parse
+(parse.py), the whole text is used.
+"""
+from __future__ import annotations
+
+import re
+
+from .gnu_parser import EXTRA_TYPE_NAMES
+
+_TOKEN = re.compile(r"""(?P<marker>^\#[^\n]*$)|(?P<str>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')"""
+                    r"""|(?P<num>\d[\w.]*)|(?P<id>[A-Za-z_]\w*)|(?P<p>[{}()\[\];=,])""", re.M)
+_MARKER = re.compile(r'^#\s*\d+\s+"([^"]*)"')
+_LINE_MARKER = re.compile(r"^#\s*\d")
+# A name followed by a parenthesised group that is not a declarator: its contents are mentions.
+_GROUPS = frozenset({"__attribute__", "__attribute", "asm", "__asm__", "__asm", "typeof",
+                     "__typeof__", "__typeof", "_Static_assert", "_Alignas", "__declspec",
+                     "__alignof__", "_Alignof", "sizeof"})
+_TAGS = frozenset({"struct", "union", "enum"})
+_TYPE_WORDS = frozenset("""void char short int long float double signed unsigned _Bool _Complex
+    __complex__ const volatile restrict static extern inline register auto typedef __inline
+    __inline__ __restrict __restrict__ __const __volatile __volatile__ __signed __signed__
+    _Noreturn _Atomic __extension__ __thread _Thread_local __int128 __label__""".split()) \
+    | EXTRA_TYPE_NAMES
+
+
+class _Unbalanced(Exception):
+    pass
+
+
+class _Decl:
+    __slots__ = ("start", "end", "main", "typedef", "declared", "mentions")
+
+    def __init__(self, start: int, main: bool):
+        self.start, self.end, self.main, self.typedef = start, start, main, False
+        self.declared: set[str] = set()
+        self.mentions: set[str] = set()
+
+
+def prune(text: str, main_file: str) -> str:
+    """The text with the header declarations nothing needs turned into blank lines."""
+    try:
+        decls = _Scanner(main_file).scan(text)
+    except _Unbalanced:
+        return text
+    keep = _needed(decls)
+    out, last = [], 0
+    for i, d in enumerate(decls):
+        if i in keep:
+            continue
+        out += [text[last:d.start], _blank(text[d.start:d.end])]
+        last = d.end
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _blank(span: str) -> str:
+    """The span's line markers on their lines, every other line empty; its last line spaces,
+    so what follows on that line keeps its column (a macro can put many functions on one)."""
+    lines = span.split("\n")
+    out = [ln if _LINE_MARKER.match(ln) else "" for ln in lines[:-1]]
+    return "\n".join(out + [" " * len(lines[-1])])
+
+
+def _needed(decls: list[_Decl]) -> set[int]:
+    by_name: dict[str, list[int]] = {}
+    for i, d in enumerate(decls):
+        for name in d.declared:
+            by_name.setdefault(name, []).append(i)
+    keep = {i for i, d in enumerate(decls) if d.main}
+    seen: set[str] = set()
+    work = [name for i in sorted(keep) for name in decls[i].mentions]
+    while work:
+        name = work.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        for i in by_name.get(name, ()):
+            if i not in keep:
+                keep.add(i)
+                work.extend(decls[i].mentions)
+    return keep
+
+
+class _Scanner:
+    """One pass over the tokens; the state of the declaration being read lives here."""
+
+    def __init__(self, main_file: str):
+        self.main_file, self.typedefs = main_file, set()
+
+    def scan(self, text: str) -> list[_Decl]:
+        decls, cur, in_main = [], None, True  # before any line marker: the file itself
+        for m in _TOKEN.finditer(text):
+            kind = m.lastgroup
+            if kind == "marker":
+                mm = _MARKER.match(m.group())
+                if mm:
+                    in_main = mm.group(1) == self.main_file
+                continue
+            if kind in ("str", "num"):
+                continue
+            if cur is None:
+                cur = _Decl(m.start(), in_main)
+                self._begin(cur)
+            if self._token(m.group(), kind == "id"):
+                cur.end = m.end()
+                decls.append(cur)
+                if cur.typedef:
+                    self.typedefs |= cur.declared
+                cur = None
+        if cur is not None:
+            raise _Unbalanced()
+        return decls
+
+    def _begin(self, decl: _Decl) -> None:
+        self.decl, self.braces, self.parens, self.skip = decl, 0, 0, None
+        self.group_next = self.function_body = self.enum_body = self.has_eq = False
+        self.collecting, self.named, self.tag_kind, self.tag, self.prev = True, False, None, None, None
+        self.enumerator_next = False
+
+    def _token(self, v: str, is_id: bool) -> bool:
+        """Take one token; True when it ends the declaration."""
+        d = self.decl
+        if is_id:
+            d.mentions.add(v)
+        if self.braces:
+            return self._in_braces(v, is_id)
+        if self.skip is not None:
+            self.parens += (v == "(") - (v == ")")
+            if self.parens < 0:
+                raise _Unbalanced()
+            if self.parens == self.skip:
+                self.skip = None
+            return False
+        if is_id:
+            self._name_at_top(v)
+            return False
+        return self._punct_at_top(v)
+
+    def _name_at_top(self, v: str) -> None:
+        if v in _GROUPS:  # `prev` and a pending tag stay: `struct __attribute__((x)) s {`
+            self.group_next = True
+            return
+        tag_kind, tag, self.tag_kind, self.tag = self.tag_kind, self.tag, None, None
+        if v == "typedef":
+            self.decl.typedef = True
+        elif v in _TAGS:
+            self.tag_kind = v
+        elif tag_kind is not None and tag is None:
+            self.tag_kind, self.tag = tag_kind, v  # decided at `{`: a definition or a use
+        elif v in _TYPE_WORDS or (v in self.typedefs and not self.named):
+            pass
+        elif self.collecting:
+            self.decl.declared.add(v)
+            self.named = True
+        self.prev = v
+
+    def _punct_at_top(self, v: str) -> bool:
+        group, self.group_next = self.group_next, False
+        if v == "(":
+            if group:
+                self.skip = self.parens
+            elif self.named:
+                self.collecting = False
+            self.parens += 1
+        elif v == ")":
+            self.parens -= 1
+            if self.parens < 0:
+                raise _Unbalanced()
+        elif v == "{":
+            self._open_brace()
+            return False
+        elif v == "}":
+            raise _Unbalanced()
+        elif self.parens == 0 and v == ";":
+            return True
+        elif v == "[" and self.named:
+            self.collecting = False
+        elif self.parens == 0 and v == "=":
+            self.has_eq, self.collecting = True, False
+        elif self.parens == 0 and v == ",":
+            self.has_eq, self.collecting, self.named = False, True, False
+        if not group or v != "(":
+            self.prev, self.tag_kind, self.tag = v, None, None
+        return False
+
+    def _open_brace(self) -> None:
+        if self.tag_kind is not None:
+            if self.tag is not None:
+                self.decl.declared.add(self.tag)
+            self.enum_body = self.enumerator_next = self.tag_kind == "enum"
+        elif not self.has_eq and self.prev == ")" and self.parens == 0:
+            self.function_body = True
+        self.tag_kind = self.tag = None
+        self.braces = 1
+
+    def _in_braces(self, v: str, is_id: bool) -> bool:
+        if self.enum_body and self.braces == 1:
+            if is_id and self.enumerator_next:
+                self.decl.declared.add(v)
+            self.enumerator_next = v == "," and self.parens == 0
+        if v in "()":
+            self.parens += 1 if v == "(" else -1
+        elif v == "{":
+            self.braces += 1
+        elif v == "}":
+            self.braces -= 1
+            if self.braces == 0:
+                self.enum_body = False
+                self.prev = "}"
+                return self.function_body
+        return False
