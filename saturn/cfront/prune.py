@@ -20,8 +20,10 @@ from .gnu_parser import EXTRA_TYPE_NAMES
 
 _TOKEN = re.compile(r"""(?P<marker>^\#[^\n]*$)|(?P<str>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')"""
                     r"""|(?P<num>\d[\w.]*)|(?P<id>[A-Za-z_]\w*)|(?P<p>[{}()\[\];=,])""", re.M)
-_MARKER = re.compile(r'^#\s*\d+\s+"([^"]*)"')
 _LINE_MARKER = re.compile(r"^#\s*\d")
+_MARKER_LINE = re.compile(r'^#\s*\d+\s+"([^"]*)"', re.M)
+_BRACES = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|[{}]""")
+_IDENT = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\d[\w.]*|([A-Za-z_]\w*)""")
 # A name followed by a parenthesised group that is not a declarator: its contents are mentions.
 _GROUPS = frozenset({"__attribute__", "__attribute", "asm", "__asm__", "__asm", "typeof",
                      "__typeof__", "__typeof", "_Static_assert", "_Alignas", "__declspec",
@@ -58,18 +60,19 @@ def prune(text: str, main_file: str) -> str:
     for i, d in enumerate(decls):
         if i in keep:
             continue
-        out += [text[last:d.start], _blank(text[d.start:d.end])]
+        out += [text[last:d.start], _blank(text[d.start:d.end], text[d.end:d.end + 1] != "\n")]
         last = d.end
     out.append(text[last:])
     return "".join(out)
 
 
-def _blank(span: str) -> str:
+def _blank(span: str, pad: bool) -> str:
     """The span's line markers on their lines, every other line empty; its last line spaces,
-    so what follows on that line keeps its column (a macro can put many functions on one)."""
+    if more follows on that line, so that keeps its column (a macro can put many functions on
+    one line)."""
     lines = span.split("\n")
     out = [ln if _LINE_MARKER.match(ln) else "" for ln in lines[:-1]]
-    return "\n".join(out + [" " * len(lines[-1])])
+    return "\n".join(out + [" " * len(lines[-1]) if pad else ""])
 
 
 def _needed(decls: list[_Decl]) -> set[int]:
@@ -100,10 +103,11 @@ class _Scanner:
 
     def scan(self, text: str) -> list[_Decl]:
         decls, cur, in_main = [], None, True  # before any line marker: the file itself
-        for m in _TOKEN.finditer(text):
-            kind = m.lastgroup
+        search, pos = _TOKEN.search, 0
+        while (m := search(text, pos)) is not None:
+            kind, v, pos = m.lastgroup, m.group(), m.end()
             if kind == "marker":
-                mm = _MARKER.match(m.group())
+                mm = _MARKER_LINE.match(v)
                 if mm:
                     in_main = mm.group(1) == self.main_file
                 continue
@@ -112,8 +116,12 @@ class _Scanner:
             if cur is None:
                 cur = _Decl(m.start(), in_main)
                 self._begin(cur)
-            if self._token(m.group(), kind == "id"):
-                cur.end = m.end()
+            done = self._token(v, kind == "id")
+            if v == "{" and self.braces == 1 and not self.enum_body:
+                pos, in_main = self._skip_body(text, pos, in_main)
+                done = self.function_body
+            if done:
+                cur.end = pos
                 decls.append(cur)
                 if cur.typedef:
                     self.typedefs |= cur.declared
@@ -121,6 +129,23 @@ class _Scanner:
         if cur is not None:
             raise _Unbalanced()
         return decls
+
+    def _skip_body(self, text: str, start: int, in_main: bool) -> tuple[int, bool]:
+        """Past the `}` closing a struct or function body (only its names matter, so no
+        token-by-token walk): (position, whether the main file is current there)."""
+        depth = 1
+        for m in _BRACES.finditer(text, start):
+            depth += (m.group() == "{") - (m.group() == "}")
+            if depth == 0:
+                end = m.end()
+                break
+        else:
+            raise _Unbalanced()
+        self.decl.mentions.update(_IDENT.findall(text, start, end))  # "" for strings, numbers
+        for mm in _MARKER_LINE.finditer(text, start, end):  # `#include` inside a body
+            in_main = mm.group(1) == self.main_file
+        self.braces, self.prev = 0, "}"
+        return end, in_main
 
     def _begin(self, decl: _Decl) -> None:
         self.decl, self.braces, self.parens, self.skip = decl, 0, 0, None
