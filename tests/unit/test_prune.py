@@ -27,8 +27,10 @@ static inline int __attribute__((always_inline)) unused(int x)
 static inline int one(int x) { return x; } static inline int two(int x) { return x + 2; }
 _Static_assert(sizeof(u32) == 4, "u32");
 struct s global_s;
+struct __attribute__((packed)) pk { char c; int a; };
+extern __typeof__(struct pk) pk_global;
 # 1 "/src/main.c"
-int f(kuid_t y, handler_t h) { global_s.m = MODE_C; return used(y) + two(h(y)); }
+int f(kuid_t y, handler_t h) { global_s.m = MODE_C; return used(y) + two(h(y)) + pk_global.a; }
 static int g(int y) { return printk("%d", y); }
 '''
 
@@ -48,7 +50,8 @@ def test_unneeded_declarations_go_and_lines_stay():
     for kept in ("typedef unsigned int u32;", "typedef struct { u32 v; } kuid_t;",
                  "typedef int (*handler_t)(kuid_t);", "MODE_B = 4", "struct s { u32 a;",
                  "return helper(x.v) + 1", "return x * 2", "extern int printk(",
-                 "struct s global_s;", "static int g(int y)"):
+                 "struct s global_s;", "static int g(int y)", "pk { char c; int a; };",
+                 "extern __typeof__(struct pk) pk_global;"):
         assert kept in out, kept
     assert '# 1 "/src/main.c"' in out
     line = out.split("\n")[16]  # `two` keeps its column after `one` went
