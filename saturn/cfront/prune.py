@@ -23,6 +23,7 @@ _TOKEN = re.compile(r"""(?P<marker>^\#[^\n]*$)|(?P<str>"(?:[^"\\\n]|\\.)*"|'(?:[
 _LINE_MARKER = re.compile(r"^#\s*\d")
 _MARKER_LINE = re.compile(r'^#\s*\d+\s+"([^"]*)"', re.M)
 _BRACES = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|[{}]""")
+_PARENS = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|[()]""")
 _IDENT = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\d[\w.]*|([A-Za-z_]\w*)""")
 # A name followed by a parenthesised group that is not a declarator: its contents are mentions.
 _GROUPS = frozenset({"__attribute__", "__attribute", "asm", "__asm__", "__asm", "typeof",
@@ -116,6 +117,9 @@ class _Scanner:
             if cur is None:
                 cur = _Decl(m.start(), in_main)
                 self._begin(cur)
+            if v == "(" and not self.braces and (self.group_next or self.named):
+                pos = self._skip_parens(text, pos)
+                continue
             done = self._token(v, kind == "id")
             if v == "{" and self.braces == 1 and not self.enum_body:
                 pos, in_main = self._skip_body(text, pos, in_main)
@@ -147,8 +151,26 @@ class _Scanner:
         self.braces, self.prev = 0, "}"
         return end, in_main
 
+    def _skip_parens(self, text: str, start: int) -> int:
+        """Past the `)` closing an attribute, `typeof`, `asm` or parameter list: only the
+        names in it matter (mentions), so no token-by-token walk."""
+        depth = 1
+        for m in _PARENS.finditer(text, start):
+            depth += (m.group() == "(") - (m.group() == ")")
+            if depth == 0:
+                end = m.end()
+                break
+        else:
+            raise _Unbalanced()
+        self.decl.mentions.update(_IDENT.findall(text, start, end))
+        if self.group_next:  # `prev` and a pending tag stay: `struct __attribute__((x)) s {`
+            self.group_next = False
+        else:  # a parameter list: the declarator's name is behind
+            self.collecting, self.prev, self.tag_kind, self.tag = False, ")", None, None
+        return end
+
     def _begin(self, decl: _Decl) -> None:
-        self.decl, self.braces, self.parens, self.skip = decl, 0, 0, None
+        self.decl, self.braces, self.parens = decl, 0, 0
         self.group_next = self.function_body = self.enum_body = self.has_eq = False
         self.collecting, self.named, self.tag_kind, self.tag, self.prev = True, False, None, None, None
         self.enumerator_next = False
@@ -160,13 +182,6 @@ class _Scanner:
             d.mentions.add(v)
         if self.braces:
             return self._in_braces(v, is_id)
-        if self.skip is not None:
-            self.parens += (v == "(") - (v == ")")
-            if self.parens < 0:
-                raise _Unbalanced()
-            if self.parens == self.skip:
-                self.skip = None
-            return False
         if is_id:
             self._name_at_top(v)
             return False
@@ -191,12 +206,8 @@ class _Scanner:
         self.prev = v
 
     def _punct_at_top(self, v: str) -> bool:
-        group, self.group_next = self.group_next, False
-        if v == "(":
-            if group:
-                self.skip = self.parens
-            elif self.named:
-                self.collecting = False
+        self.group_next = False
+        if v == "(":  # before the declarator's name: `(*fp)` (groups, parameters: _skip_parens)
             self.parens += 1
         elif v == ")":
             self.parens -= 1
@@ -215,8 +226,7 @@ class _Scanner:
             self.has_eq, self.collecting = True, False
         elif self.parens == 0 and v == ",":
             self.has_eq, self.collecting, self.named = False, True, False
-        if not group or v != "(":
-            self.prev, self.tag_kind, self.tag = v, None, None
+        self.prev, self.tag_kind, self.tag = v, None, None
         return False
 
     def _open_brace(self) -> None:
