@@ -3,6 +3,8 @@ from a previous run's database (bench/out/CORPUS.db):
 
     python bench/profile_fn.py sqlite whereScanNext [NAME ...] [--top 25] [--timeout 300]
 
+(PROFILE_DB=path/to.db takes the callees' summaries from another database.)
+
 Prints each function's time, SAT queries and the hottest Python functions (cProfile, by
 cumulative time) — the hot paths to work on (encoding, BDD-to-literal, solver calls)."""
 from __future__ import annotations
@@ -41,7 +43,7 @@ def main() -> int:
     ap.add_argument("--timeout", type=float, default=300)
     a = ap.parse_args()
     c = corpus(a.corpus)
-    db = os.path.join(HERE, "out", a.corpus + ".db")
+    db = os.environ.get("PROFILE_DB") or os.path.join(HERE, "out", a.corpus + ".db")
     os.chdir(c["cwd"])
     phases = {"preprocess": 0.0, "lower": 0.0}
     program, _, _ = load_program(discovery(c), None, c["root"], phases, print,

@@ -60,9 +60,12 @@ def ite(c: Circuit, cond: int, a: GLS, b: GLS) -> GLS:
         return a
     if cond == FALSE:
         return b
+    # By key, not guard_of: a chain of ites over sets of hundreds of locations was quadratic.
+    ga = {_key(l): g for l, g in a.entries}
+    gb = {_key(l): g for l, g in b.entries}
     locs = {_key(l): l for l, _ in a.entries + b.entries}
     return GLS((locs[k], g) for k in sorted(locs)
-               if (g := c.ITE(cond, a.guard_of(locs[k]), b.guard_of(locs[k]))) != FALSE)
+               if (g := c.ITE(cond, ga.get(k, FALSE), gb.get(k, FALSE))) != FALSE)
 
 
 def non_null(c: Circuit, p: GLS) -> int:

@@ -123,7 +123,7 @@ class FunctionContext:
     def witness(self, guard_lit: int, *extra: int, events=()) -> list[TraceNote]:
         """A path through the function satisfying `guard_lit`: branches taken, the checker's
         `events` ((lit, coord, text), in execution order) on that path, and input values."""
-        branch_guards = [(self.lit(g), cond, term) for cond, g, term, _ in
+        branch_guards = [(self.lit(g), cond, term) for cond, g, term in
                          self.branches[:MAX_WITNESS_BRANCHES * 4]]
         observe = [x for gl, cond, _ in branch_guards for x in (gl, cond)]
         inputs = [(obj, v) for obj, v in self.env.inputs if not isinstance(v, GLS)][:12]

@@ -2,11 +2,11 @@
 turned into BDD guards, checkers' hooks at calls and at the exit (§2.2–2.4)."""
 from __future__ import annotations
 
-from collections import defaultdict
+import heapq
 from dataclasses import dataclass, field
 
 from ..ir import nodes as N
-from ..ir.loops import HAVOC, unroll
+from ..ir.loops import HAVOC, Unroller, havoc_header
 from ..logic.bdd import Guards
 from ..logic.circuit import Circuit
 from ..logic.solver import Session
@@ -52,10 +52,10 @@ class FunctionResult:
 
 def analyze_function(program, fn: N.Function, checkers, options: Options, summaries=None):
     """Analyse `fn`; a second pass havocs loops whose exit k iterations could not reach."""
-    unrolled = unroll(fn, options.unroll)
+    unroller = Unroller(fn, options.unroll)
     havoc: set[int] = set()
     for _ in range(2):
-        ctx, stuck = _run(program, fn, unrolled, checkers, options, summaries or {}, havoc)
+        ctx, stuck = _run(program, fn, unroller, checkers, options, summaries or {}, havoc)
         if not stuck or stuck <= havoc:
             break
         ctx.dispose()
@@ -98,43 +98,42 @@ def _run_initializer(ev, g, obj) -> None:
     ev.env.overlay.update(st.store)
 
 
-def _run(program, fn, unrolled, checkers, options, summaries, havoc):
+def _run(program, fn, unroller, checkers, options, summaries, havoc):
+    """One pass over the instances live states reach, in `sort_key` order (NOTE
+    [lazy-unrolling]); returns the context and the loops whose exit k iterations missed."""
     ctx = _new_context(program, fn, checkers, options, summaries)
     ev, guards = ctx.ev, ctx.guards
-    insts = unrolled.order
-    succs = defaultdict(list)
-    for inst in insts:
-        for pred, label in inst.preds:
-            succs[pred].append((inst.id, label))
-    pending: dict[int, list[State]] = defaultdict(list)
-    if insts:
-        pending[insts[0].id].append(State(guards.true))
+    start = unroller.start
+    pending: dict[tuple, list[State]] = {start: [State(guards.true)]}
+    heap = [(unroller.sort_key(start), start)]
     entries: dict[tuple, State] = {}
     exited, entered = set(), set()
     exit_states = []
-    for inst in insts:
-        st = merge(ev, pending.pop(inst.id, []))
+    while heap:
+        _, key = heapq.heappop(heap)
+        st = merge(ev, pending.pop(key))
         if st is None:
             continue
-        ctx_last = inst.ctx[-1] if inst.ctx else None
-        if ctx_last is not None and ctx_last == (inst.block.id, 0):
-            entries[(inst.block.id, inst.ctx[:-1])] = st.copy()
-            entered.add(inst.block.id)
-        if inst.havoc_header >= 0:
-            if inst.havoc_header not in havoc:
+        bid, ictx = key
+        if ictx and ictx[-1] == (bid, 0):
+            entries[(bid, ictx[:-1])] = st.copy()
+            entered.add(bid)
+        if havoc_header(key) >= 0:
+            if bid not in havoc:
                 continue
-            _havoc(ev, st, entries.get((inst.havoc_header, inst.ctx[:-1])))
-        outs = _execute_block(ctx, inst, st)
-        if inst.id in unrolled.exit_ids:
+            _havoc(ev, st, entries.get((bid, ictx[:-1])))
+        outs = _execute_block(ctx, fn.blocks[bid], st)
+        if bid == fn.exit:
             exit_states.append(st)
-        for (succ_id, label) in succs[inst.id]:
+        for label, succ in unroller.successors(key):
             out = outs.get(label)
             if out is None or out.guard == guards.false:
                 continue
-            for h, i in inst.ctx:
-                if i != HAVOC and all(h2 != h for h2, _ in insts[succ_id].ctx):
-                    exited.add(h)
-            pending[succ_id].append(out)
+            exited.update(h for h, i in ictx if i != HAVOC and all(h2 != h for h2, _ in succ[1]))
+            if succ not in pending:
+                pending[succ] = []
+                heapq.heappush(heap, (unroller.sort_key(succ), succ))
+            pending[succ].append(out)
     final = merge(ev, exit_states)
     for ch in checkers:
         ch.finish(ctx, final)
@@ -143,7 +142,7 @@ def _run(program, fn, unrolled, checkers, options, summaries, havoc):
         "modifies": interface.modified(ctx.env, final) if final is not None else [],
         "returns": interface.returned(ctx, final),
         "sign": interface.return_sign(ctx, final)}
-    stuck = {h for h in entered if h not in exited and _has_exit(fn, unrolled.loops[h])}
+    stuck = {h for h in entered if h not in exited and _has_exit(fn, unroller.loops[h])}
     return ctx, stuck
 
 
@@ -169,13 +168,13 @@ def _havoc(ev, st: State, entry: State | None) -> None:
     st.attrs = dict(entry.attrs)
 
 
-def _execute_block(ctx, inst, st: State) -> dict:
+def _execute_block(ctx, block: N.Block, st: State) -> dict:
     ev, guards = ctx.ev, ctx.guards
-    for stmt in inst.block.stmts:
+    for stmt in block.stmts:
         ev.execute(stmt, st)
         if st.guard == guards.false:
             return {}
-    term = inst.block.term
+    term = block.term
     if isinstance(term, N.Goto):
         if term.ret is not None:
             ctx.returns.append((st.guard, term.ret))
@@ -183,7 +182,7 @@ def _execute_block(ctx, inst, st: State) -> dict:
     if isinstance(term, N.Branch):
         ev.where = term.coord
         lit = ev.truth(ev.value(term.cond, st))
-        ctx.branches.append((lit, st.guard, term, inst.id))
+        ctx.branches.append((lit, st.guard, term))
         cond = guards.of_lit(lit)
         t_state = st.copy(st.guard & cond)
         st.guard = st.guard & ~cond

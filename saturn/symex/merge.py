@@ -19,7 +19,9 @@ def merge(ev, states: list[State]) -> State | None:
     lits = ev.guards.select_lits([s.guard for s in live])
     for table in ("store", "attrs"):
         tables = [getattr(s, table) for s in live]
-        keys = set().union(*tables)
+        # First-seen order, not a set's: objects hash by address, and the order of the
+        # multiplexers made here numbers the circuit's gates (NOTE [gate-order]).
+        keys = dict.fromkeys(k for t in tables for k in t)
         target = getattr(out, table)
         for key in keys:
             vals = [t.get(key) for t in tables]

@@ -1,7 +1,7 @@
 """Guarded location sets, typed views at one address, and loop unrolling."""
 from saturn.ir import nodes as N
 from saturn.ir import types as T
-from saturn.ir.loops import HAVOC, unroll
+from saturn.ir.loops import HAVOC, Unroller, havoc_header
 from saturn.logic.circuit import Circuit, FALSE, TRUE
 from saturn.logic.solver import Session
 from saturn.memory import gls
@@ -52,18 +52,82 @@ def _loop_function():
     return N.Function("f", "f", "f.c", 1, 1, [], T.VOID, None, blocks, 0, 3)
 
 
+def _instances(u: Unroller):
+    """Every instance reachable from the entry, and every edge, as the engine could meet them."""
+    seen, edges, todo = {u.start}, [], [u.start]
+    while todo:
+        key = todo.pop()
+        for _, succ in u.successors(key):
+            edges.append((key, succ))
+            if succ not in seen:
+                seen.add(succ)
+                todo.append(succ)
+    return seen, edges
+
+
 def test_unrolling_makes_k_copies_then_the_havoc_iteration():
-    u = unroll(_loop_function(), 2)
-    heads = sorted(str(dict(i.ctx)[1]) for i in u.order if i.block.id == 1)
+    u = Unroller(_loop_function(), 2)
+    seen, edges = _instances(u)
+    heads = sorted(str(dict(ctx)[1]) for bid, ctx in seen if bid == 1)
     assert heads == ["0", "1", "2", HAVOC]
-    havoc = [i for i in u.order if i.havoc_header == 1]
-    assert len(havoc) == 1 and dict(havoc[0].ctx)[1] == HAVOC
-    ids = [i.id for i in u.order]
-    assert all(p < i.id for i in u.order for p, _ in i.preds) and ids == sorted(ids)
-    assert len(u.exit_ids) == 1
+    havoc = [key for key in seen if havoc_header(key) == 1]
+    assert len(havoc) == 1 and dict(havoc[0][1])[1] == HAVOC
+    assert len([key for key in seen if key[0] == 3]) == 1
+
+
+def _nested_loops():
+    """for (;;) { while (a) { if (b) break; } if (c) continue; } with an exit: loops two deep,
+    a break, a continue from the inner level and an exit from the outer one."""
+    blocks = {i: N.Block(i) for i in range(7)}
+    cond = N.Const(T.INT, 1)
+    blocks[0].term = N.Goto(1)                               # entry
+    blocks[1].term = N.Branch(cond, 2, 6, N.NO_COORD)        # outer head: body or exit
+    blocks[2].term = N.Branch(cond, 3, 5, N.NO_COORD)        # inner head
+    blocks[3].term = N.Branch(cond, 5, 4, N.NO_COORD)        # break out of the inner loop
+    blocks[4].term = N.Branch(cond, 2, 1, N.NO_COORD)        # inner back edge, or outer continue
+    blocks[5].term = N.Goto(1)                               # outer back edge
+    blocks[6].term = N.Stop()
+    return N.Function("g", "g", "g.c", 1, 1, [], T.VOID, None, blocks, 0, 6)
+
+
+def test_lazy_unrolling_order_increases_along_every_edge():
+    u = Unroller(_nested_loops(), 2)
+    seen, edges = _instances(u)
+    assert all(u.sort_key(a) < u.sort_key(b) for a, b in edges)
+    assert len({u.sort_key(key) for key in seen}) == len(seen)
+    inner = {dict(ctx)[2] for bid, ctx in seen if bid == 2}
+    assert inner == {0, 1, 2, HAVOC} and any(bid == 6 for bid, _ in seen)
 
 
 def test_interface_paths_in_words():
     assert render_steps([["param", 0], ["deref"], ["field", "lock"]]) == "(*param0).lock"
     assert render_steps([["global", "f.c:g"]]) == "g"
     assert render_steps([["ret"], ["deref"], ["field", "a"], ["deref"]]) == "*(*ret).a"
+
+
+class _AddressHashed:
+    """A store key hashing like an object by address: set order unrelated to creation order."""
+
+    def __init__(self, h: int):
+        self.h = h
+
+    def __hash__(self) -> int:
+        return self.h
+
+
+def test_merge_numbers_multiplexers_in_first_seen_order():
+    """NOTE [gate-order]: the key seen first gets the first multiplexer, whatever the hashes."""
+    from types import SimpleNamespace
+    from saturn.logic.bdd import Guards
+    from saturn.symex.merge import merge
+    from saturn.symex.state import State
+    c = Circuit()
+    guards = Guards(c)
+    ev = SimpleNamespace(guards=guards, c=c, ite=lambda lit, a, b: c.ITE(lit, a, b))
+    first, second = _AddressHashed(7), _AddressHashed(8)
+    assert next(iter({first, second})) is second          # a set would take `second` first
+    cond = guards.of_lit(c.new_var())
+    a = State(cond, {first: c.new_var(), second: c.new_var()})
+    b = State(~cond, {first: c.new_var(), second: c.new_var()})
+    out = merge(ev, [a, b])
+    assert abs(out.store[first]) < abs(out.store[second])
