@@ -1,7 +1,7 @@
 """Incremental analysis: a function is reused from the summary database when its cache key — a
-hash of its IR, its callees' summaries, Saturn's version, the checkers' specs and the options that
-change results — is the one stored; every result is saved as soon as it is known, so a killed run
-loses only the functions in flight."""
+hash of its IR, its callees' summaries, Saturn's version and source (codehash.py), the checkers'
+specs and the options that change results — is the one stored; every result is saved as soon as
+it is known, so a killed run loses only the functions in flight."""
 from __future__ import annotations
 
 import hashlib
@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from summaries.store import summary_text
 
 from .ir.digest import ir_digest
+from .codehash import code_fingerprint
 from .report.diagnostic import Report
 from .symex.engine import FunctionResult
 
@@ -23,7 +24,7 @@ class ResultCache:
         self.checkers, self.version = checkers, version
         effects = sorted((checkers[0].shared_effects or {}).items()) if checkers else []
         self.base = hashlib.sha256("\x1f".join(
-            [version, options.key(), repr(effects)] +
+            [version, code_fingerprint("saturn", "checkers"), options.key(), repr(effects)] +
             [c.specs_fingerprint() for c in checkers]).encode()).hexdigest()
         self.keys: dict[str, str] = {}
         self.digests: dict[str, str] = {}   # function key -> digest of its summaries' text

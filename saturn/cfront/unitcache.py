@@ -11,32 +11,19 @@ key (symex/environment.py).
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import pickle
 import sys
 
 from .discover import relative_to
+from ..codehash import code_fingerprint
 from .parse import no_gc, parse_text
 from .preprocess import text_hash
 
-_CODE: list[str] = []
-
-
 def _code_fingerprint() -> str:
     """The lowering's own source: a changed front end never reuses old units."""
-    if not _CODE:
-        import pycparser
-        h = hashlib.sha256(pycparser.__version__.encode())
-        base = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        for sub in ("cfront", "ir"):
-            folder = os.path.join(base, sub)
-            for name in sorted(os.listdir(folder)):
-                if name.endswith(".py"):
-                    with open(os.path.join(folder, name), "rb") as fh:
-                        h.update(name.encode() + fh.read())
-        _CODE.append(h.hexdigest())
-    return _CODE[0]
+    import pycparser
+    return code_fingerprint("saturn/cfront", "saturn/ir", extra=pycparser.__version__)
 
 
 def lower_text(text: str, path: str, root: str):

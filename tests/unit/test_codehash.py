@@ -1,0 +1,25 @@
+"""Cache keys name Saturn's source: an upgraded engine never reuses old summaries or units."""
+from saturn import cache, codehash
+from saturn.symex.engine import Options
+
+
+def test_fingerprint_follows_the_source(tmp_path, monkeypatch):
+    (tmp_path / "pkg" / "sub").mkdir(parents=True)
+    (tmp_path / "pkg" / "a.py").write_text("x = 1\n")
+    (tmp_path / "pkg" / "sub" / "b.py").write_text("y = 2\n")
+    (tmp_path / "pkg" / "notes.txt").write_text("not code\n")
+    monkeypatch.setattr(codehash, "REPO", str(tmp_path))
+    monkeypatch.setattr(codehash, "_MEMO", {})
+    first = codehash.code_fingerprint("pkg")
+    (tmp_path / "pkg" / "notes.txt").write_text("changed, still not code\n")
+    monkeypatch.setattr(codehash, "_MEMO", {})
+    assert codehash.code_fingerprint("pkg") == first
+    (tmp_path / "pkg" / "sub" / "b.py").write_text("y = 3\n")
+    monkeypatch.setattr(codehash, "_MEMO", {})
+    assert codehash.code_fingerprint("pkg") != first
+
+
+def test_summary_cache_keys_change_with_the_engine_source(monkeypatch):
+    before = cache.ResultCache(None, None, [], Options(), "0.2.0").base
+    monkeypatch.setattr(cache, "code_fingerprint", lambda *folders, extra="": "an edited engine")
+    assert cache.ResultCache(None, None, [], Options(), "0.2.0").base != before
