@@ -86,11 +86,11 @@ class Unroller:
     """The DAG of block instances, built lazily (NOTE [lazy-unrolling])."""
 
     def __init__(self, fn: N.Function, k: int):
-        g, self.loops, self.back = natural_loops(fn)
+        _, self.loops, self.back = natural_loops(fn)
         # Loops are ordered outermost first: a larger body encloses a smaller one.
         self.order_key = {h: (-len(body), h) for h, body in self.loops.items()}
         self.fn, self.k = fn, k
-        self.rank = _forward_rank(g, self.back)
+        self.rank = _forward_rank(fn, self.back)
         self.start = (fn.entry, ())
 
     def sort_key(self, key: tuple) -> tuple:
@@ -119,14 +119,27 @@ def havoc_header(key: tuple) -> int:
     return bid if ctx and ctx[-1] == (bid, HAVOC) else -1
 
 
-def _forward_rank(g, back) -> dict[int, int]:
+def _forward_rank(fn: N.Function, back) -> dict[int, int]:
     """A topological order of the CFG without its retreating edges (all of them are in
-    `back`, unrolled or cut), smallest block id first among the ready ones."""
+    `back`, unrolled or cut). Among the ready blocks, the one a depth-first walk (false
+    branch first) meets first: the order of the eager unrolling this replaced, so most
+    summaries came out the same (which paths materialise an object first still matters)."""
     fwd = nx.DiGraph()
-    fwd.add_nodes_from(g)
-    fwd.add_edges_from((u, v) for u, v in g.edges
-                       if (u, v) not in back and (u, v, "cut") not in back)
-    return {b: i for i, b in enumerate(nx.lexicographical_topological_sort(fwd))}
+    fwd.add_nodes_from(fn.blocks)
+    found: dict[int, int] = {}
+    todo = [fn.entry]
+    while todo:
+        u = todo.pop()
+        if u in found:
+            continue
+        found[u] = len(found)
+        for _, v in _labelled_successors(fn.blocks[u]):
+            if (u, v) not in back and (u, v, "cut") not in back:
+                fwd.add_edge(u, v)
+                todo.append(v)
+    order = nx.lexicographical_topological_sort(
+        fwd, key=lambda b: (found.get(b, len(found)), b))
+    return {b: i for i, b in enumerate(order)}
 
 
 def _labelled_successors(block: N.Block):
