@@ -96,6 +96,18 @@ def _needed(decls: list[_Decl]) -> set[int]:
     return keep
 
 
+def _closing(pattern, opener: str, text: str, start: int) -> int:
+    """Past the bracket closing one already open at `start` (`pattern` finds both kinds, and
+    string and character literals, which count for nothing)."""
+    closer = {"{": "}", "(": ")"}[opener]
+    depth = 1
+    for m in pattern.finditer(text, start):
+        depth += (m.group() == opener) - (m.group() == closer)
+        if depth == 0:
+            return m.end()
+    raise _Unbalanced()
+
+
 class _Scanner:
     """One pass over the tokens; the state of the declaration being read lives here."""
 
@@ -137,14 +149,7 @@ class _Scanner:
     def _skip_body(self, text: str, start: int, in_main: bool) -> tuple[int, bool]:
         """Past the `}` closing a struct or function body (only its names matter, so no
         token-by-token walk): (position, whether the main file is current there)."""
-        depth = 1
-        for m in _BRACES.finditer(text, start):
-            depth += (m.group() == "{") - (m.group() == "}")
-            if depth == 0:
-                end = m.end()
-                break
-        else:
-            raise _Unbalanced()
+        end = _closing(_BRACES, "{", text, start)
         self.decl.mentions.update(_IDENT.findall(text, start, end))  # "" for strings, numbers
         for mm in _MARKER_LINE.finditer(text, start, end):  # `#include` inside a body
             in_main = mm.group(1) == self.main_file
@@ -154,14 +159,7 @@ class _Scanner:
     def _skip_parens(self, text: str, start: int) -> int:
         """Past the `)` closing an attribute, `typeof`, `asm` or parameter list: only the
         names in it matter (mentions), so no token-by-token walk."""
-        depth = 1
-        for m in _PARENS.finditer(text, start):
-            depth += (m.group() == "(") - (m.group() == ")")
-            if depth == 0:
-                end = m.end()
-                break
-        else:
-            raise _Unbalanced()
+        end = _closing(_PARENS, "(", text, start)
         self.decl.mentions.update(_IDENT.findall(text, start, end))
         if self.group_next:  # `prev` and a pending tag stay: `struct __attribute__((x)) s {`
             self.group_next = False
