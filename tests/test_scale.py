@@ -128,6 +128,25 @@ def test_rerun_reuses_mutually_recursive_functions(tmp_path):
     assert stats["reused"] == stats["functions"] == 3
 
 
+def test_editing_one_member_of_a_cycle_reruns_only_it(tmp_path):
+    """NOTE [scc-steps]: members of a cycle are looked up one by one, each with the summaries
+    of the members before it; an edit that keeps c_'s summary re-runs c_ alone."""
+    tree = tmp_path / "cyc"
+    tree.mkdir()
+    src = ("int c_(int n);\n"
+           "int a_(int n) { return n <= 0 ? 0 : c_(n - 1); }\n"
+           "int b_(int n) { return n <= 0 ? 1 : a_(n - 1); }\n"
+           "int c_(int n) { return n <= 0 ? 2 : b_(n - 1); }\n"
+           "int top(int n) { return a_(n); }\n")
+    (tree / "c.c").write_text(src)
+    db = str(tmp_path / "s.db")
+    first, _ = _json("--db", db, ".", cwd=str(tree))
+    (tree / "c.c").write_text(src.replace(
+        "int c_(int n) {", "int c_(int n) { volatile int v = 0; (void)v;"))
+    again, stats = _json("--db", db, ".", cwd=str(tree))
+    assert stats["functions"] == 4 and stats["reused"] == 3 and first == again
+
+
 def test_rerun_without_the_cached_units_lowers_them_again(tmp_path):
     """A manifest (NOTE [direct-mode]) naming a unit that is gone from the cache: the file is
     preprocessed and lowered again, with the same results."""
