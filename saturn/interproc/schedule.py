@@ -19,7 +19,8 @@ def units(program) -> tuple[list[tuple[str, ...]], dict[int, set[int]]]:
     g = call_graph(program)
     cond = nx.condensation(g)
     rank = {n: min(cond.nodes[n]["members"]) for n in cond.nodes}
-    order = list(nx.lexicographical_topological_sort(cond.reverse(copy=True), key=lambda n: rank[n]))
+    order = list(nx.lexicographical_topological_sort(cond.reverse(copy=False),
+                                                     key=lambda n: rank[n]))
     index = {n: i for i, n in enumerate(order)}
     members = [tuple(sorted(cond.nodes[n]["members"])) for n in order]
     deps = {index[n]: {index[m] for m in cond.successors(n)} for n in order}
