@@ -3,7 +3,7 @@ run when the units they call are done — in this process, or in a pool of worke
 
 NOTE [determinism]: a unit's result depends only on the program and its callees' summaries, which
 are the same whatever the number of workers; the members of one SCC run one after another, in
-sorted order (NOTE [scc-steps] below).
+sorted order (NOTE [scc-steps] in _Plan below).
 Local workers are forked after the program is lowered, so tasks carry only keys and summaries;
 a Dask cluster gets the program once (scattered to every worker).
 """
@@ -31,67 +31,74 @@ def run(program, runner, jobs: int, on_done, cached=None, pool=None) -> None:
     """Run `runner(keys, callee_summaries) -> [results]` over every function, callees first.
     `cached(keys, summaries)` may return results without running; `on_done(results)` takes each
     function's results (in this process) and returns the summaries they contribute. Tasks go to
-    `pool` (pools.LocalPool/DaskPool) when given, else run here.
+    `pool` (pools.LocalPool/DaskPool) when given, else run here."""
+    plan = _Plan(program, on_done, cached)
+    running = {}
+    while plan.ready or running:
+        while plan.ready:
+            i = plan.start(plan.ready.pop(0))
+            while (job := plan.advance(i)) is not None:
+                if pool is not None:
+                    running[pool.submit(*job)] = i
+                    break
+                plan.record(i, runner(*job))
+        if running:
+            for fut in sorted(pool.wait_any(running), key=lambda f: running[f]):
+                i = running.pop(fut)
+                plan.record(i, fut.result())
+                job = plan.advance(i)
+                if job is not None:
+                    running[pool.submit(*job)] = i
+
+
+class _Plan:
+    """Which units are ready and how far each has got.
 
     NOTE [scc-steps]: the members of a cycle run one task at a time, in sorted order, each
     seeing the summaries of the cycle's members before it (as one task running them all would):
     so each member is looked up in the cache on its own, and editing one function of SQLite's
     79-function cycle no longer runs all 79 again."""
-    members, deps = units(program)
-    summaries: dict[str, dict] = {}
-    waiting = {i: set(d) for i, d in deps.items()}
-    users: dict[int, set[int]] = {i: set() for i in waiting}
-    for i, d in deps.items():
-        for j in d:
-            users[j].add(i)
-    ready = sorted(i for i, d in waiting.items() if not d)
-    visible: dict[int, dict] = {}   # unit -> summaries its next member may use
-    cursor: dict[int, int] = {}
 
-    def task(i):
-        key = members[i][cursor[i]]
-        return (key,), {c: visible[i][c] for c in sorted(program.functions[key].callees)
-                        if c in visible[i]}
+    def __init__(self, program, on_done, cached):
+        self.program, self.on_done, self.cached = program, on_done, cached
+        self.members, deps = units(program)
+        self.summaries: dict[str, dict] = {}
+        self.waiting = {i: set(d) for i, d in deps.items()}
+        self.users: dict[int, set[int]] = {i: set() for i in self.waiting}
+        for i, d in deps.items():
+            for j in d:
+                self.users[j].add(i)
+        self.ready = sorted(i for i, d in self.waiting.items() if not d)
+        self.visible: dict[int, dict] = {}   # unit -> summaries its next member may use
+        self.cursor: dict[int, int] = {}
 
-    def finish(i):
-        for u in sorted(users[i]):
-            waiting[u].discard(i)
-            if not waiting[u]:
-                ready.append(u)
-        ready.sort()
+    def start(self, i: int) -> int:
+        fns = self.program.functions
+        wanted = {c for k in self.members[i] for c in fns[k].callees}
+        self.visible[i] = {c: self.summaries[c] for c in wanted if c in self.summaries}
+        self.cursor[i] = 0
+        return i
 
-    def record(i, results):
-        got = on_done(results)
-        visible[i].update(got)
-        summaries.update(got)
-        cursor[i] += 1
-
-    def advance(i):
-        """Members found in the cache are taken; the first one that is not is returned."""
-        while cursor[i] < len(members[i]):
-            keys, sums = task(i)
-            got = cached(keys, sums) if cached else None
+    def advance(self, i: int):
+        """Members found in the cache are taken; the first one that is not is returned as a
+        task (keys, summaries); None once the unit is done."""
+        while self.cursor[i] < len(self.members[i]):
+            key = self.members[i][self.cursor[i]]
+            sums = {c: self.visible[i][c] for c in sorted(self.program.functions[key].callees)
+                    if c in self.visible[i]}
+            got = self.cached((key,), sums) if self.cached else None
             if got is None:
-                return keys, sums
-            record(i, got)
-        finish(i)
+                return (key,), sums
+            self.record(i, got)
+        for u in sorted(self.users[i]):
+            self.waiting[u].discard(i)
+            if not self.waiting[u]:
+                self.ready.append(u)
+        self.ready.sort()
         return None
 
-    running = {}
-    while ready or running:
-        while ready:
-            i = ready.pop(0)
-            wanted = {c for k in members[i] for c in program.functions[k].callees}
-            visible[i], cursor[i] = {c: summaries[c] for c in wanted if c in summaries}, 0
-            while (job := advance(i)) is not None:
-                if pool is not None:
-                    running[pool.submit(*job)] = i
-                    break
-                record(i, runner(*job))
-        if running:
-            for fut in sorted(pool.wait_any(running), key=lambda f: running[f]):
-                i = running.pop(fut)
-                record(i, fut.result())
-                job = advance(i)
-                if job is not None:
-                    running[pool.submit(*job)] = i
+    def record(self, i: int, results) -> None:
+        got = self.on_done(results)
+        self.visible[i].update(got)
+        self.summaries.update(got)
+        self.cursor[i] += 1
