@@ -42,8 +42,8 @@ class ResultCache:
         return hashlib.sha256(text.encode()).hexdigest()[:32]
 
     def lookup(self, keys, summaries):
-        """The stored results of a unit (one function, or the members of a cycle) whose key
-        matches, else None."""
+        """The stored results of `keys` (one function: NOTE [scc-steps]) whose key matches,
+        else None."""
         ck = self.key_for(keys, summaries)
         self.keys.update((fkey, ck) for fkey in keys)  # what `save` stores, hit or miss
         results = []

@@ -116,21 +116,17 @@ def _incomplete(key, fn, why) -> FunctionResult:
 
 
 class UnitRunner:
-    """Analyses one unit (an SCC's members in order); picklable, for Dask workers."""
+    """Analyses the functions of one task with the summaries it carries; picklable, for Dask
+    workers. (A cycle's members come one task each: the schedule hands each the summaries of
+    those before it, NOTE [scc-steps] in interproc/schedule.py.)"""
 
     def __init__(self, checkers, options):
         self.checkers, self.options = checkers, options
 
     def __call__(self, program, keys, summaries):
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
-        summaries = dict(summaries)
-        out = []
-        for key in keys:
-            res = analyze_one(program, key, self.checkers, self.options, summaries)
-            if res.status == "ok":
-                summaries[key] = res.summaries
-            out.append(res)
-        return out
+        return [analyze_one(program, key, self.checkers, self.options, summaries)
+                for key in keys]
 
 
 def analyze_program(program: Program, checkers, options: Options, log, progress=None,

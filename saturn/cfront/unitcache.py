@@ -15,10 +15,11 @@ import os
 import pickle
 import sys
 
-from .discover import relative_to
 from ..codehash import code_fingerprint
+from .discover import relative_to
 from .parse import no_gc, parse_text
 from .preprocess import text_hash
+
 
 def _code_fingerprint() -> str:
     """The lowering's own source: a changed front end never reuses old units."""

@@ -24,7 +24,7 @@ def _run_unit(keys, summaries):
 
 
 def _remote_unit(bundle, keys, summaries):
-    """A Dask task: the scattered (program, unit runner) bundle, one unit's keys and summaries."""
+    """A Dask task: the scattered (program, unit runner) bundle, one task's keys and summaries."""
     program, runner = bundle
     return runner(program, keys, summaries)
 
