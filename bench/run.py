@@ -59,7 +59,7 @@ def saturn(c: dict, checkers: str, jobs: str, out: str, db: str):
            *c["args"]]
     t, before = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
     proc = subprocess.run(cmd, capture_output=True, text=True, cwd=c["cwd"],
-                          env=dict(os.environ, PYTHONPATH=ROOT))
+                          env=kernel.saturn_env())
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     proc.cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return proc, time.perf_counter() - t

@@ -60,10 +60,14 @@ class LeakChecker(Checker):
 
     def escape(self, ctx, st, locations, coord=None, text=None):
         fs, data = ctx.data[self.name].fs, ctx.data[self.name]
+        by_root: dict = {}   # one update per block (a summary's paths reach a block many ways)
         for obj, g in locations:
-            ctx.ev.set_attr(st, obj.root, ESCAPED, fs.const(1), g)
-            if text and obj.root in data.new_locs:
-                data.events.append((obj.root, ctx.c.AND(ctx.lit(st.guard), g), coord, text))
+            by_root.setdefault(obj.root, []).append(g)
+        for root, gs in by_root.items():   # first-seen order: NOTE [gate-order]
+            g = ctx.c.OR_all(gs)
+            ctx.ev.set_attr(st, root, ESCAPED, fs.const(1), g)
+            if text and root in data.new_locs:
+                data.events.append((root, ctx.c.AND(ctx.lit(st.guard), g), coord, text))
 
     @staticmethod
     def slots(ctx, st, args, i):

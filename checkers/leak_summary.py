@@ -150,9 +150,9 @@ def resolve_escapees(ctx, summary, args, st) -> list:
     """Before the call's effects (they change what paths lead to): the escapees' objects, and
     what they hold — a callee that keeps a struct keeps what the struct points to (the caller's
     `&pinfo` whose `kernel->private_data` is new memory)."""
-    out = []
+    out, memo = [], {}
     for steps in summary.get("escapees", []):
-        out += ctx.resolve(steps, args, None, st)
+        out += ctx.resolve(steps, args, None, st, memo)
     return out + held_by(ctx, st, out) if out else out
 
 

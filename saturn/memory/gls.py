@@ -68,6 +68,31 @@ def ite(c: Circuit, cond: int, a: GLS, b: GLS) -> GLS:
                if (g := c.ITE(cond, ga.get(k, FALSE), gb.get(k, FALSE))) != FALSE)
 
 
+def select(c: Circuit, choices) -> GLS:
+    """ITE(g0, v0, ITE(g1, v1, ... v_last)) for (guard, GLS) choices in one pass: location l's
+    guard is OR_i (s_i & g_i(l)), s_i = g_i & no earlier g (the last: no earlier g). A chain of
+    ites made a gate for every location of the running result at every step (quadratic when
+    loading through a pointer to many objects); this makes one per location a value holds."""
+    groups: dict = {}   # id(value) -> [selector, value]; equal values share one selector
+    taken, last = FALSE, len(choices) - 1
+    for i, (g, v) in enumerate(choices):
+        sel = c.AND(g, -taken) if i < last else -taken
+        taken = c.OR(taken, g)
+        if sel != FALSE:
+            grp = groups.setdefault(id(v), [FALSE, v])
+            grp[0] = c.OR(grp[0], sel)
+    if len(groups) == 1:
+        return next(iter(groups.values()))[1]
+    guards: dict = {}
+    locs: dict = {}
+    for sel, v in groups.values():
+        for l, lg in v.entries:
+            k = _key(l)
+            locs[k] = l
+            guards[k] = c.OR(guards.get(k, FALSE), c.AND(sel, lg))
+    return GLS((locs[k], g) for k in sorted(locs) if (g := guards[k]) != FALSE)
+
+
 def non_null(c: Circuit, p: GLS) -> int:
     return c.OR_all(g for l, g in p.entries if l is not None)
 

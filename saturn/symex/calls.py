@@ -18,7 +18,8 @@ def default_call(ev, call: N.Call, args: list, st) -> None:
     if modifies is not None:
         # The callee's summary names what it may change (M, §2.5.3): only that becomes unknown.
         # Every path is resolved before anything changes.
-        targets = [hit for steps in modifies for hit in resolve(ev, steps, args, None, st)]
+        memo: dict = {}
+        targets = [hit for steps in modifies for hit in resolve(ev, steps, args, None, st, memo)]
         for obj, g in targets:
             ev.store_obj(obj, ev.fresh_value(obj.type, obj.display), g, st)
         if call.lv is not None:

@@ -43,8 +43,8 @@ class FunctionContext:
     def handed_out(self, exit_state) -> dict:
         return interface.handed_out(self, exit_state)
 
-    def resolve(self, steps, args, ret, state):
-        return interface.resolve(self.ev, steps, args, ret, state)
+    def resolve(self, steps, args, ret, state, memo=None):
+        return interface.resolve(self.ev, steps, args, ret, state, memo)
 
     def render_path(self, steps) -> str:
         return interface.render(steps)

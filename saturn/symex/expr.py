@@ -36,6 +36,16 @@ class ExprEval:
             b = resize(self.c, b, a.width, a.signed)
         return bv_ite(self.c, cond, a, b)
 
+    def select(self, choices):
+        """ITE(g0, v0, ITE(g1, v1, ... v_last)) over (guard, value) choices (the last guard is
+        not looked at): one pass for pointers (gls.select), a chain of ites otherwise."""
+        if len(choices) > 2 and any(isinstance(v, GLS) for _, v in choices):
+            return gls.select(self.c, [(g, self.as_gls(v)) for g, v in choices])
+        value = choices[-1][1]
+        for g, v in reversed(choices[:-1]):
+            value = self.ite(g, v, value)
+        return value
+
     def as_gls(self, v) -> GLS:
         if isinstance(v, GLS):
             return v

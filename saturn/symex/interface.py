@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..ir import types as T
 from ..logic.circuit import FALSE, TRUE
 from ..memory.gls import GLS
-from ..memory.locations import Obj, child, container
+from ..memory.locations import Obj, child, container, view
 from ..report.paths import render_steps
 
 
@@ -18,6 +18,15 @@ def steps_of(obj: Obj, roots: dict | None = None):
         if roots and cur.parent is None and cur.root in roots:
             return roots[cur.root] + suffix[::-1]
         if cur.parent is not None:
+            if isinstance(cur.step, str) and _in_view(cur.parent):
+                suffix.append(["field", cur.step, cur.parent.type.key()])   # NOTE [view-steps]
+                cur = cur.parent.addr.root
+                continue
+            if isinstance(cur.step, str) and cur.parent.parent is None and \
+                    isinstance(cur.parent.type, T.StructT):
+                suffix.append(["field", cur.step, cur.parent.type.key()])   # NOTE [view-steps]
+                cur = cur.parent
+                continue
             suffix.append(["field", cur.step] if isinstance(cur.step, str) else ["index", cur.step])
             cur = cur.parent
             continue
@@ -44,6 +53,23 @@ def steps_of(obj: Obj, roots: dict | None = None):
 
 
 render = render_steps
+
+
+def _in_view(obj: Obj) -> bool:
+    """NOTE [view-steps]: whether `obj` is a struct seen through a cast (a view, or a member at
+    offset 0 of one: `gco2th(o)`, `&cast_u(o)->h`). A field of it is named by its address's
+    first object and the struct's type — ["field", "ci", "struct lua_State"] after `*param0` —
+    and callers resolve that through their own view of that type (made then if they have none
+    yet). Before, a caller whose code had not made that view before the call lost the effect,
+    and paths through a union's members named one memory several ways. A field of an object
+    reached by a pointer carries its struct's type too: the caller's object may be untyped
+    (`lk(sb->s_fs_info)`, a `void *` handed to a `struct msdos_sb_info *` parameter)."""
+    if not isinstance(obj.type, T.StructT) or obj.addr.root is obj:
+        return False
+    top = obj
+    while top.parent is not None and top.parent.addr is obj.addr:
+        top = top.parent
+    return top.parent is None and top.container_of is None and top.addr.root is not top
 
 
 def modified(env, exit_state, limit: int = 64):
@@ -140,52 +166,70 @@ def handed_out(ctx, exit_state) -> dict:
     return roots
 
 
-def resolve(ev, steps, args: list, ret_value, state) -> list[tuple[Obj, int]]:
-    """The caller's objects an interface path names at a call (with their guards)."""
-    head = steps[0]
-    value, objs = None, None
-    if head[0] == "param":
-        if head[1] >= len(args):
+def resolve(ev, steps, args: list, ret_value, state, memo: dict | None = None
+            ) -> list[tuple[Obj, int]]:
+    """The caller's objects an interface path names at a call (with their guards). `memo`, shared
+    by the paths of one call resolved before any of its effects, keeps each prefix's objects: a
+    summary's paths share long prefixes (`(*(*(*param0).L).l_G).…`), each a chain of loads."""
+    memo = {} if memo is None else memo
+    at = _start(ev, steps[0], args, ret_value)
+    for i in range(1, len(steps)):
+        if at is None:
             return []
-        value = args[head[1]]
-    elif head[0] == "global":
-        g = ev.program.globals.get(head[1])
-        if g is None:
-            return []
-        objs = [(ev.env.var_obj(g.sym), TRUE)]
-    elif head[0] == "ret":
-        value = ret_value
-    for step in steps[1:]:
-        if step[0] == "deref":
-            if value is None:
-                value = _load(ev, objs, state)
-            if not isinstance(value, GLS):
-                return []
-            objs, value = [(l, g) for l, g in value.locations()], None
-        else:
-            if objs is None:
-                return []
-            out = []
-            for obj, g in objs:
-                sub = _step(ev, obj, step)
-                if sub is not None:
-                    out.append((sub, g))
-            objs = out
+        key = (id(args), id(ret_value), repr(steps[:i + 1]))
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = _advance(ev, at, steps[i], state)
+        at = got
+    objs = at[1] if at is not None else None
     return [(o, g) for o, g in (objs or []) if g != FALSE]
+
+
+def _start(ev, head, args, ret_value):
+    """(value, objects) of a path's first step: one of the two is None."""
+    if head[0] == "param":
+        return (args[head[1]], None) if head[1] < len(args) else None
+    if head[0] == "global":
+        g = ev.program.globals.get(head[1])
+        return (None, [(ev.env.var_obj(g.sym), TRUE)]) if g is not None else None
+    if head[0] == "ret":
+        return ret_value, None
+    return None, None
+
+
+def _advance(ev, at, step, state):
+    """(value, objects) one step further, or None when the path leads nowhere."""
+    value, objs = at
+    if step[0] == "deref":
+        if value is None:
+            value = _load(ev, objs, state)
+        if not isinstance(value, GLS):
+            return None
+        return None, list(value.locations())
+    if objs is None:
+        return None
+    out = []
+    for obj, g in objs:
+        sub = _step(ev, obj, step)
+        if sub is not None:
+            out.append((sub, g))
+    return None, out
 
 
 def _load(ev, objs, state):
     if not objs:
         return None
-    value = ev.read_obj(objs[-1][0], state)
-    for obj, g in reversed(objs[:-1]):
-        value = ev.ite(g, ev.read_obj(obj, state), value)
-    return value
+    return ev.select([(g, ev.read_obj(obj, state)) for obj, g in objs])
 
 
 def _step(ev, obj: Obj, step):
     if step[0] == "field":
-        if not isinstance(obj.type, T.StructT) or obj.type.field_type(step[1]) is None:
+        if len(step) > 2 and (obj.type is None or obj.type.key() != step[2]):
+            st = T.STRUCTS.get(step[2])   # NOTE [view-steps]
+            if st is None or st.field_type(step[1]) is None:
+                return None
+            obj = view(obj, st)
+        elif not isinstance(obj.type, T.StructT) or obj.type.field_type(step[1]) is None:
             # An untyped block (e.g. from malloc): use a typed view of it that has the field.
             obj = next((v for _, v in sorted(obj.addr.views.items())
                         if isinstance(v.type, T.StructT) and v.type.field_type(step[1])), None)

@@ -26,9 +26,7 @@ class LvalueEval:
         entries = self.locs(lv, st)
         if not entries:
             return self.fresh_value(lv.type)
-        value = self.read_obj(entries[-1][0], st)
-        for obj, g in reversed(entries[:-1]):
-            value = self.ite(g, self.read_obj(obj, st), value)
+        value = self.select([(g, self.read_obj(obj, st)) for obj, g in entries])
         return self.coerce(value, lv.type)
 
     def coerce(self, value, t):

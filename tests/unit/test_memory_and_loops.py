@@ -28,6 +28,24 @@ def test_gls_merge_equality_and_null():
     assert dup.entries == ((x, TRUE),)
 
 
+def test_gls_select_is_the_ite_chain():
+    c = Circuit()
+    s = Session(c)
+    x, y, z = _obj("x"), _obj("y"), _obj("z")
+    g1, g2, g3, h = (c.new_var() for _ in range(4))
+    xy = gls.ite(c, h, gls.single(x), gls.single(y))
+    # Overlapping guards, one value twice (not adjacent), a null: priority must hold.
+    choices = [(g1, xy), (g2, gls.single(z)), (g3, xy), (c.new_var(), gls.NULL)]
+    chain = choices[-1][1]
+    for g, v in reversed(choices[:-1]):
+        chain = gls.ite(c, g, v, chain)
+    got = gls.select(c, choices)
+    assert [l for l, _ in got.entries] == [l for l, _ in chain.entries]
+    for (_, a), (_, b) in zip(got.entries, chain.entries):
+        assert s.may(c.XOR(a, b)) is None
+    assert gls.select(c, [(g1, xy), (g2, xy), (g3, xy)]) is xy
+
+
 def test_views_share_the_address_and_first_member():
     inner = T.StructT("inner")
     inner.complete_with([("n", T.INT)])
