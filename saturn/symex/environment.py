@@ -68,6 +68,8 @@ class Environment:
         root = obj.root
         if root.origin == "static":
             value = self.overlay.get(obj) or self.zero(obj.type)
+        elif (back := back_link(obj)) is not None:
+            value = gls.single(back)
         else:
             value = self.default(obj.type, obj)
             if root.origin == "env":
@@ -155,3 +157,30 @@ class Environment:
 
     def view(self, obj: Obj, t):
         return view(obj, t)
+
+
+# NOTE [list-back-links]
+# The paper's "slightly smarter" DefVal (§2.3.2, footnote 4): in a doubly linked list, the node
+# reached by x.next has x as its prev (and the one reached by x.prev has x as its next). So
+# `x->next->prev` is x, not a fresh object: list_del's `entry->prev->next = ...` on a node
+# reached from x writes x.next, a walk over a list does not grow a new path at every step, and
+# summaries carry no `next->prev->next` chains. Only for structs whose `next` and `prev` fields
+# both point to the struct itself (struct list_head and its kind), only for the function's
+# inputs (not a new block's garbage), only for initial values: what was written stays written.
+_BACK = {"prev": "next", "next": "prev"}
+
+
+def back_link(obj: Obj) -> Obj | None:
+    """x when obj is the `prev` field of the node x.next points to (or `next` of *x.prev)."""
+    node = obj.parent
+    if node is None or obj.step not in _BACK or not isinstance(obj.type, T.PtrT):
+        return None
+    link = node.deref_of
+    if link is None or link.step != _BACK[obj.step] or link.parent is None:
+        return None
+    x, key = link.parent, node.type.key() if node.type is not None else None
+    if x.type is None or x.type.key() != key or obj.type.target.key() != key:
+        return None
+    if x.root.origin != "env":
+        return None   # a new block's fields are garbage until written, not a list
+    return x
