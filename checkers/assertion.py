@@ -34,7 +34,7 @@ class AssertChecker(Checker):
         if name not in FAILURES:
             return
         guard = ctx.lit(state.guard)
-        if ctx.may(guard) is None:
+        if not ctx.can(guard):
             ctx.end_path(state)
             return
         seen = ctx.data[self.name]

@@ -60,9 +60,14 @@ class LeakChecker(Checker):
 
     def escape(self, ctx, st, locations, coord=None, text=None):
         fs, data = ctx.data[self.name].fs, ctx.data[self.name]
-        by_root: dict = {}   # one update per block (a summary's paths reach a block many ways)
+        # One update per block (a summary's paths reach a block many ways), and only on blocks
+        # whose #escaped is read (leak_escape.py): new ones, and the inputs the escapees are
+        # made of. Marking every object a call is given (locals, blocks a callee returned) made
+        # fs/fat's __fat_readdir merge ~1,800 attributes at each join.
+        by_root: dict = {}
         for obj, g in locations:
-            by_root.setdefault(obj.root, []).append(g)
+            if obj.root in data.new_locs or obj.root.origin == "env":
+                by_root.setdefault(obj.root, []).append(g)
         for root, gs in by_root.items():   # first-seen order: NOTE [gate-order]
             g = ctx.c.OR_all(gs)
             ctx.ev.set_attr(st, root, ESCAPED, fs.const(1), g)

@@ -38,9 +38,9 @@ def _result(ctx, data, rules, g, rv, summary) -> None:
     new = [(loc, gl) for loc, gl in locs if loc.root in data.new_locs]
     # Error pointers are failures, as null is (NOTE [error-pointers]).
     other = [(loc, gl) for loc, gl in locs if loc.root not in data.new_locs and loc.origin != "int"]
-    other_possible = ctx.may(g, ctx.c.OR_all(gl for _, gl in other)) is not None
-    if new and not other_possible and ctx.may(g, ctx.c.OR_all(gl for _, gl in new)):
-        if all(ctx.may(g, gl, rules.escaped(loc.root, frozenset({RET}))) is None
+    other_possible = ctx.can(g, ctx.c.OR_all(gl for _, gl in other))
+    if new and not other_possible and ctx.can(g, ctx.c.OR_all(gl for _, gl in new)):
+        if all(not ctx.can(g, gl, rules.escaped(loc.root, frozenset({RET})))
                for loc, gl in new):
             summary["allocator"] = True
             summary["fields"] = _owned_fields(ctx, data, rules, g, {loc.root for loc, _ in new})
@@ -61,7 +61,7 @@ def _owned_fields(ctx, data, rules, g, roots) -> list:
             continue
         for loc, gl in ctx.locations(value):
             if loc.root in data.new_locs and loc.root not in roots and \
-                    ctx.may(g, gl, rules.escaped(loc.root, frozenset({RET}))) is None:
+                    not ctx.can(g, gl, rules.escaped(loc.root, frozenset({RET}))):
                 steps = _relative(p)
                 if steps and steps not in out:
                     out.append(steps)
@@ -85,13 +85,13 @@ def _out_allocs(ctx, data, rules, g, exit_state) -> list:
         for slot, _ in ctx.locations(initial) if initial is not None else []:
             value = exit_state.store.get(slot)
             new = [(loc, gl) for loc, gl in ctx.locations(value) if loc.root in data.new_locs]
-            if new and all(ctx.may(g, gl, rules.escaped(loc.root, frozenset({("param", p.index)})))
-                           is None for loc, gl in new):
+            route = frozenset({("param", p.index)})
+            if new and all(not ctx.can(g, gl, rules.escaped(loc.root, route)) for loc, gl in new):
                 valid = ctx.c.OR_all(ctx.c.AND(gl, data.new_locs[loc.root][0]) for loc, gl in new)
                 # `if (!*p) *p = alloc();`: only when *p was null on entry (a loop may call it
                 # again with the block it got the first time).
                 held = ctx.env.initial_values.get(slot)
-                only_if_null = held is not None and ctx.may(g, valid, ctx.truth(held)) is None
+                only_if_null = held is not None and not ctx.can(g, valid, ctx.truth(held))
                 out.append([p.index, _when(ctx, g, valid, exit_state)] +
                            (["if-null"] if only_if_null else []))
                 break
@@ -108,7 +108,7 @@ def _when(ctx, g, valid, exit_state) -> str:
         return "always"
     ret = ctx.exit_value(rv, exit_state)
     for when in WHEN:
-        if ctx.may(g, valid, -when_lit(ctx, when, ret)) is None:
+        if not ctx.can(g, valid, -when_lit(ctx, when, ret)):
             return when
     return "always"
 

@@ -48,14 +48,14 @@ def _type_a(ctx, checker, data, uid, obj, known) -> bool:
         both = False
         for vals in _valuations(ctx, [any_error], pins):
             assume = [x if v else -x for x, v in zip(pins, vals)]
-            if ctx.may(any_error, fs.is_(s0, U), *assume) and ctx.may(any_error, fs.is_(s0, L), *assume):
+            if ctx.can(any_error, fs.is_(s0, U), *assume) and ctx.can(any_error, fs.is_(s0, L), *assume):
                 both = True
                 break
         if not both:
             return False
     fallback = None
     for _, lit, coord, kind, first, _, text in errors:
-        if fallback is None and ctx.may(lit, fs.is_(s0, U)) is not None:
+        if fallback is None and ctx.can(lit, fs.is_(s0, U)):
             fallback = (c.AND(lit, fs.is_(s0, U)), coord, kind, text)
         if known:
             follows = lit
@@ -64,7 +64,7 @@ def _type_a(ctx, checker, data, uid, obj, known) -> bool:
             first_acq = c.OR(fs.is_(first, ACQ), c.AND(fs.is_(first, 0), 1 if kind == ACQ else -1))
             first_rel = c.OR(fs.is_(first, REL), c.AND(fs.is_(first, 0), 1 if kind == REL else -1))
             follows = c.AND(lit, c.OR(c.AND(fs.is_(s0, U), first_acq), c.AND(fs.is_(s0, L), first_rel)))
-        if ctx.may(follows) is None:
+        if not ctx.can(follows):
             continue
         _issue(ctx, checker, data, uid, obj, follows, coord, kind, text)
         return True

@@ -115,7 +115,7 @@ def _ambiguous(locks) -> int:
 
 def _valuations(ctx, base, lits, prefix=()):
     """Every assignment of `lits` consistent with `base`, by splitting (prunes early)."""
-    if ctx.may(*base) is None:
+    if not ctx.can(*base):
         return
     if not lits:
         yield prefix
@@ -178,7 +178,7 @@ def _locks(ctx, checker, exit_state, pin, pout) -> list:
                     why = ""
                     if s2 == E:
                         assumed = base + [x if v else -x for x, v in zip(lits, vals)]
-                        why = "release" if ctx.may(*assumed, fs.is_(cause, REL)) else "acquire"
+                        why = "release" if ctx.can(*assumed, fs.is_(cause, REL)) else "acquire"
                     rows.append([list(vals[:len(pin)]), "*" if s is None else s,
                                  list(vals[len(pin):]), s2, why])
         locks.append({"path": steps, "name": ctx.render_path(steps), "constructor": constructor,

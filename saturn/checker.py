@@ -6,7 +6,8 @@ line in `saturn/registry.py`. It sees the analysis only through `ctx` (a Functio
 - `ctx.fn` (the IR function), `ctx.program`, `ctx.options`;
 - `ctx.value(expr, state)`, `ctx.truth(value) -> Lit`, `ctx.locations(pointer) -> [(obj, lit)]`;
 - `ctx.lit(state.guard)` turns a path guard into a Lit; `ctx.may(*lits)` asks the function's one
-  incremental solver for a model (None: unsatisfiable) — the query API of §2.5.4;
+  incremental solver for a model (None: unsatisfiable) — the query API of §2.5.4; `ctx.can(*lits)`
+  asks only whether they can hold (cheaper: no model);
 - `ctx.ev.get_attr/set_attr(state, obj, name, ...)`: attributes on locations (§2.2.5), merged at
   joins by the engine; `ctx.ev.attr_defaults[name]` gives an attribute's entry value;
 - `ctx.restrict(state, lit)`, `ctx.end_path(state)`;

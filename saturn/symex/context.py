@@ -91,6 +91,9 @@ class FunctionContext:
     def may(self, *lits, observe=()):
         return self.session.may(*lits, observe=observe)
 
+    def can(self, *lits) -> bool:
+        return self.session.can(*lits)
+
     def which_may(self, lits, *under) -> list[bool]:
         return self.session.which_may(list(lits), *under)
 

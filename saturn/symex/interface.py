@@ -132,9 +132,9 @@ def return_sign(ctx, exit_state):
         return None
     g, c = ctx.lit(exit_state.guard), ctx.c
     neg = value.bits[-1]
-    if ctx.may(g, neg) is None:
+    if not ctx.can(g, neg):
         return "nonnegative"
-    if ctx.may(g, -neg, c.OR_all(value.bits[:-1])) is None:
+    if not ctx.can(g, -neg, c.OR_all(value.bits[:-1])):
         return "nonpositive"
     return None
 
