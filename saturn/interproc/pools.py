@@ -1,7 +1,7 @@
 """Where units run: worker processes forked from this one, or a Dask distributed cluster.
 
 NOTE [hard-deadline]: --timeout is enforced inside a worker by SIGALRM, which Python only
-handles between bytecodes — a SAT call in C (CaDiCaL has no interrupt in pysat) can run on for
+handles between bytecodes — a SAT call in C (pysat interrupts only some solvers) can run on for
 hours. So the local pool also keeps a hard deadline per unit (twice the timeout per function,
 plus a margin): past it, the pool's processes are killed, the stuck unit's functions become
 `incomplete` (timed out) and the other units in flight are submitted again to a new pool, with

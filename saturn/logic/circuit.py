@@ -4,7 +4,7 @@ Lit 1 is the constant true (a unit clause), -1 false. A gate's clauses reach the
 a query needs a literal in its cone (automatic slicing, §2.3.1).
 
 NOTE [gate-order]: variables are numbered in creation order and the numbering shapes the CNF, so
-what CaDiCaL does within a conflict budget; whatever makes gates while iterating must iterate in
+what the solver does within a conflict budget; whatever makes gates while iterating must iterate in
 an order fixed by the input (insertion-ordered dicts, sorted lists), never over a set of objects
 that hash by address or by salted string hashes: merging store keys from a set made the queries
 of zlib-ng's inflateBack differ from run to run (5 to 8 queries, 8 to 30 s of solving).
