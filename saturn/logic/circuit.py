@@ -21,6 +21,7 @@ class Circuit:
         self.defs: dict[int, tuple] = {}      # var -> (kind, inputs...)
         self._emitted: set[int] = {1}
         self.pending: list[list[int]] = [[TRUE]]
+        self.required: list[list[int]] = [[TRUE]]   # every `require`d clause (cone_cnf)
         self.budget_vars: int | None = None   # formula-size budget (NOTE [budgets])
 
     def new_var(self) -> int:
@@ -104,8 +105,20 @@ class Circuit:
         """Tseitin clauses for every gate under `lits` not yet emitted (explicit stack)."""
         out = self.pending
         self.pending = []
-        stack = [abs(x) for x in lits]
-        emitted, defs = self._emitted, self.defs
+        return self._tseitin([abs(x) for x in lits], self._emitted, out)
+
+    def cone_cnf(self, lits, emitted: set) -> list[list[int]]:
+        """For a second solver that records what it has in `emitted`: the clauses of `lits`' cone
+        it lacks, and on the first call every required clause with its cone."""
+        out = []
+        if not emitted:
+            emitted.add(1)
+            out = [list(c) for c in self.required]
+            lits = list(lits) + [x for c in self.required for x in c]
+        return self._tseitin([abs(x) for x in lits], emitted, out)
+
+    def _tseitin(self, stack, emitted, out) -> list[list[int]]:
+        defs = self.defs
         while stack:
             v = stack.pop()
             if v in emitted:
@@ -131,6 +144,7 @@ class Circuit:
 
     def require(self, clause: list[int]) -> None:
         """A constraint that always holds (e.g. an address is not zero)."""
+        self.required.append(list(clause))
         self.pending.append(list(clause))
         self.pending = self.cone_clauses(clause)  # keeps what was pending, adds the cone
 

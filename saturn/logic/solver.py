@@ -15,6 +15,15 @@ WHICH_MAY_CONFLICTS = 5_000   # per model; zlib-ng's inflate spent ~10 s a query
 # 3.5 s a query): questions that only sharpen a summary, where a conservative answer exists,
 # are not asked (`Session.affordable`).
 OPTIONAL_QUERY_VARS = 1_000_000
+# NOTE [model-solver]: `which_may` wants models of many easy satisfiable questions; the lock
+# checker's questions are mostly refutations. As the one solver, Glucose 4 was the faster at the
+# first (sqlite's whereScanNext: seven escape models 27 s -> 6.5 s) and CaDiCaL at the second
+# (sound/core's __snd_pcm_lib_xfer: 26 s vs 69 s). So past this size `which_may` runs on a
+# Glucose session of its own given only the cone of its question (whereScanNext's: 21 s, the
+# cone's clauses made and loaded again; inflateBack's 17 -> 12 s); the main session keeps the
+# rest.
+MODEL_SOLVER = "glucose4"
+MODEL_SOLVER_VARS = 200_000
 UNKNOWN = object()            # a query over its own budget (`may(..., budget=N)`)  # Kissat ignores assumptions; Lingeling aborts (DESIGN.md stack notes)
 
 
@@ -95,21 +104,54 @@ class Session:
         known = [lit == TRUE if lit in (TRUE, FALSE) else None for lit in lits]
         if not self.affordable():
             rounds = 0   # every open literal takes `otherwise` (NOTE [budgets])
+        side = _ModelSolver(self.circuit) if rounds and self.circuit.nvars > MODEL_SOLVER_VARS \
+            and any(k is None for k in known) else None
+        try:
+            self._rounds(side or self, lits, known, under, rounds)
+        finally:
+            if side is not None:
+                side.close()
+        return [otherwise if k is None else k for k in known]
+
+    def _rounds(self, solver, lits, known, under, rounds) -> None:
         for _ in range(rounds):
             open_ = sorted({lits[i] for i, k in enumerate(known) if k is None})
             if not open_:
-                return known
-            self.solver.set_phases(open_)
-            model = self.may(self.circuit.OR_all(open_), *under, observe=open_,
-                             budget=WHICH_MAY_CONFLICTS)
+                return
+            solver.solver.set_phases(open_)
+            model = solver.may(self.circuit.OR_all(open_), *under, observe=open_,
+                               budget=WHICH_MAY_CONFLICTS)
             if model is UNKNOWN:
-                break
+                return
             for i, k in enumerate(known):
                 if k is None:
                     known[i] = True if model is not None and model.value(lits[i]) else \
                         (False if model is None else None)
-        return [otherwise if k is None else k for k in known]
 
     def must(self, lit: int, *under: int) -> bool:
         """True when `lit` holds in every model of `under`."""
         return not self.can(-lit, *under)
+
+
+class _ModelSolver:
+    """A Glucose session holding only the cones of the questions put to it (NOTE
+    [model-solver]); `may` as Session.may, with a budget."""
+
+    def __init__(self, circuit: Circuit):
+        self.circuit = circuit
+        self.solver = Solver(name=MODEL_SOLVER)
+        self.emitted: set[int] = set()
+
+    def close(self) -> None:
+        self.solver.delete()
+
+    def may(self, *lits: int, observe=(), budget: int):
+        lits = [x for x in lits if x != TRUE]
+        if FALSE in lits:
+            return None
+        self.solver.append_formula(self.circuit.cone_cnf(lits + list(observe), self.emitted))
+        self.solver.conf_budget(budget)
+        result = self.solver.solve_limited(assumptions=lits)
+        if result is None:
+            return UNKNOWN
+        return Model(self.solver.get_model()) if result else None

@@ -33,3 +33,20 @@ def test_gates_match_truth_tables_including_folds():
             want = {"ite": lambda: vs[1] if vs[0] else vs[2], "and": lambda: vs[0] and vs[1],
                     "xor": lambda: vs[0] != vs[1]}[kind]()
             assert m.value(g) == want, (kind, ins)
+
+
+def test_which_may_on_the_model_solver_agrees(monkeypatch):
+    """NOTE [model-solver]: the second session is given the question's cone and every required
+    clause; it must answer as the main session does."""
+    from saturn.logic import solver as S
+    answers = []
+    for limit in (10**9, 0):   # main session, then the model solver for any size
+        monkeypatch.setattr(S, "MODEL_SOLVER_VARS", limit)
+        c = Circuit()
+        a, b, u = c.new_var(), c.new_var(), c.new_var()
+        c.require([a])                       # a constraint outside every question's cone
+        s = Session(c)
+        lits = [a, -a, b, c.AND(a, b), c.AND(-a, b), c.AND(b, -u), TRUE, FALSE]
+        answers.append(s.which_may(lits, u, otherwise=None))
+        s.close()
+    assert answers[0] == answers[1] == [True, False, True, True, False, False, True, False]
