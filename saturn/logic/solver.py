@@ -114,15 +114,23 @@ class Session:
         return [otherwise if k is None else k for k in known]
 
     def _rounds(self, solver, lits, known, under, rounds) -> None:
+        """On the model solver, one literal at a time until one cannot hold, then the rest's
+        disjunction: a model of a disjunction rarely settles more than one of it, and finding
+        one took longer than a model of a single literal (whereScanNext: 21 s vs 10.7 s)."""
+        single = solver is not self
         for _ in range(rounds):
             open_ = sorted({lits[i] for i, k in enumerate(known) if k is None})
             if not open_:
                 return
             solver.solver.set_phases(open_)
-            model = solver.may(self.circuit.OR_all(open_), *under, observe=open_,
-                               budget=WHICH_MAY_CONFLICTS)
+            ask = open_[0] if single else self.circuit.OR_all(open_)
+            model = solver.may(ask, *under, observe=open_, budget=WHICH_MAY_CONFLICTS)
             if model is UNKNOWN:
                 return
+            if model is None and single:
+                single = False   # this one cannot hold; ask whether any of the rest can
+                known[:] = [False if lits[i] == ask else k for i, k in enumerate(known)]
+                continue
             for i, k in enumerate(known):
                 if k is None:
                     known[i] = True if model is not None and model.value(lits[i]) else \
