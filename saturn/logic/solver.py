@@ -19,9 +19,11 @@ OPTIONAL_QUERY_VARS = 1_000_000
 # checker's questions are mostly refutations. As the one solver, Glucose 4 was the faster at the
 # first (sqlite's whereScanNext: seven escape models 27 s -> 6.5 s) and CaDiCaL at the second
 # (sound/core's __snd_pcm_lib_xfer: 26 s vs 69 s). So past this size `which_may` runs on a
-# Glucose session of its own given only the cone of its question (whereScanNext's: 21 s, the
-# cone's clauses made and loaded again; inflateBack's 17 -> 12 s); the main session keeps the
-# rest.
+# Glucose session of its own given only the cone of its question, one literal at a time
+# (whereScanNext, 0.78 M variables: 27 -> 11 s; inflateBack, 0.87 M: 17 -> 12 s; LZ4F_decompress,
+# 0.36 M: 3.3 -> 1.7 s). The cone is encoded and loaded again, which some formulas do not repay
+# (LZ4HC_compress_hashChain, 0.26 M: 2.0 -> 5.7 s), but over SQLite a threshold of 500,000 lost
+# 46 s to this one; the main session keeps the rest.
 MODEL_SOLVER = "glucose4"
 MODEL_SOLVER_VARS = 200_000
 UNKNOWN = object()            # a query over its own budget (`may(..., budget=N)`)  # Kissat ignores assumptions; Lingeling aborts (DESIGN.md stack notes)
