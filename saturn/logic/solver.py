@@ -51,9 +51,10 @@ class Model:
 
 
 class Session:
-    def __init__(self, circuit: Circuit, conflict_budget: int | None = None):
+    def __init__(self, circuit: Circuit, conflict_budget: int | None = None,
+                 name: str = SOLVER_NAME):
         self.circuit = circuit
-        self.solver = Solver(name=SOLVER_NAME)
+        self.solver = Solver(name=name)
         self.conflict_budget = conflict_budget
         self.queries = 0
 
@@ -79,7 +80,7 @@ class Session:
         if FALSE in lits:
             return False
         self.queries += 1
-        clauses = self.circuit.cone_clauses(lits + list(observe))
+        clauses = self._cone(lits + list(observe))
         if clauses:
             self.solver.append_formula(clauses)
         limit = budget if budget is not None else self.conflict_budget
@@ -92,6 +93,9 @@ class Session:
                 return UNKNOWN
             raise BudgetExceeded("SAT conflicts")
         return result
+
+    def _cone(self, lits) -> list[list[int]]:
+        return self.circuit.cone_clauses(lits)
 
     def affordable(self) -> bool:
         """Whether a question with a conservative answer is worth asking (NOTE [budgets])."""
@@ -143,25 +147,13 @@ class Session:
         return not self.can(-lit, *under)
 
 
-class _ModelSolver:
+class _ModelSolver(Session):
     """A Glucose session holding only the cones of the questions put to it (NOTE
-    [model-solver]); `may` as Session.may, with a budget."""
+    [model-solver]): the circuit's emitted clauses are the main session's, so it keeps its own."""
 
     def __init__(self, circuit: Circuit):
-        self.circuit = circuit
-        self.solver = Solver(name=MODEL_SOLVER)
+        super().__init__(circuit, name=MODEL_SOLVER)
         self.emitted: set[int] = set()
 
-    def close(self) -> None:
-        self.solver.delete()
-
-    def may(self, *lits: int, observe=(), budget: int):
-        lits = [x for x in lits if x != TRUE]
-        if FALSE in lits:
-            return None
-        self.solver.append_formula(self.circuit.cone_cnf(lits + list(observe), self.emitted))
-        self.solver.conf_budget(budget)
-        result = self.solver.solve_limited(assumptions=lits)
-        if result is None:
-            return UNKNOWN
-        return Model(self.solver.get_model()) if result else None
+    def _cone(self, lits) -> list[list[int]]:
+        return self.circuit.cone_cnf(lits, self.emitted)

@@ -18,14 +18,10 @@ def steps_of(obj: Obj, roots: dict | None = None):
         if roots and cur.parent is None and cur.root in roots:
             return roots[cur.root] + suffix[::-1]
         if cur.parent is not None:
-            if isinstance(cur.step, str) and _in_view(cur.parent):
+            typed = _typed_from(cur.parent) if isinstance(cur.step, str) else None
+            if typed is not None:
                 suffix.append(["field", cur.step, cur.parent.type.key()])   # NOTE [view-steps]
-                cur = cur.parent.addr.root
-                continue
-            if isinstance(cur.step, str) and cur.parent.parent is None and \
-                    isinstance(cur.parent.type, T.StructT):
-                suffix.append(["field", cur.step, cur.parent.type.key()])   # NOTE [view-steps]
-                cur = cur.parent
+                cur = typed
                 continue
             suffix.append(["field", cur.step] if isinstance(cur.step, str) else ["index", cur.step])
             cur = cur.parent
@@ -53,6 +49,16 @@ def steps_of(obj: Obj, roots: dict | None = None):
 
 
 render = render_steps
+
+
+def _typed_from(parent: Obj) -> Obj | None:
+    """Where the path of a field of `parent` goes on when the field names its struct (NOTE
+    [view-steps]): the address's first object for a view, `parent` itself for a root struct."""
+    if _in_view(parent):
+        return parent.addr.root
+    if parent.parent is None and isinstance(parent.type, T.StructT):
+        return parent
+    return None
 
 
 def _in_view(obj: Obj) -> bool:
