@@ -1,7 +1,7 @@
 """Profile the analysis of single functions of a corpus, with their callees' summaries taken
 from a previous run's database (bench/out/CORPUS.db):
 
-    python bench/profile_fn.py sqlite whereScanNext [NAME ...] [--top 25] [--timeout 300]
+    python bench/profile_fn.py sqlite whereScanNext [NAME ...] [--top 25] [--timeout 300] [--dump PREFIX]
 
 (PROFILE_DB=path/to.db takes the callees' summaries from another database.)
 
@@ -41,6 +41,7 @@ def main() -> int:
     ap.add_argument("--checkers", default="assert,lock,leak")
     ap.add_argument("--top", type=int, default=25)
     ap.add_argument("--timeout", type=float, default=300)
+    ap.add_argument("--dump", metavar="PREFIX", help="also write PREFIX.NAME.prof (pstats)")
     a = ap.parse_args()
     c = corpus(a.corpus)
     db = os.environ.get("PROFILE_DB") or os.path.join(HERE, "out", a.corpus + ".db")
@@ -68,6 +69,8 @@ def main() -> int:
                   f"{len(fn.blocks)} blocks, {len(sums)}/{len(fn.callees)} callee summaries "
                   f"{res.notes}")
             pstats.Stats(prof).sort_stats("cumulative").print_stats(a.top)
+            if a.dump:   # for pstats' print_callers and friends
+                prof.dump_stats(f"{a.dump}.{name}.prof")
     return 0
 
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 from summaries.store import summary_text
 
-from .ir.digest import ir_digest
+from .ir.digest import NUMBER, ir_digest
 from .codehash import code_fingerprint
 from .report.diagnostic import Report
 from .symex.engine import FunctionResult
@@ -59,6 +59,8 @@ class ResultCache:
         if not all(name in rows for name in self.names):
             return None
         first = rows[self.names[0]]
+        if _mentions_moved_constants(self.program.functions[fkey], first["line"], rows):
+            return None
         res = FunctionResult(fkey, status=first["status"], notes=json.loads(first["notes"]),
                              reused=True, seconds=first["seconds"])
         for name in self.names:
@@ -103,6 +105,19 @@ def _moved(res: FunctionResult, fn, old_line: int) -> bool:
     res.notes = [_NOTE_PLACE.sub(lambda m: f"{m[1]}:{move(m[1], int(m[2]))}:", n, count=1)
                  for n in res.notes]
     return True
+
+
+def _mentions_moved_constants(fn, old_line: int, rows: dict) -> bool:
+    """NOTE [line-constants] (saturn/ir/digest.py): a function that moved, whose line-valued
+    constants moved with it, is analysed again if its stored results mention one of the old
+    values anywhere (a number in a summary, report or note: perhaps only a line, but perhaps
+    the constant)."""
+    delta = fn.line - old_line
+    if not delta or not fn.line_values:
+        return False
+    old = {str(v - delta) for v in fn.line_values}
+    return any(n in old for row in rows.values() for field in ("summary", "reports", "notes")
+               for n in NUMBER.findall(row[field]))
 
 
 def _text_digest(texts: dict) -> str:

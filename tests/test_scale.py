@@ -163,21 +163,41 @@ def test_rerun_without_the_cached_units_lowers_them_again(tmp_path):
     assert again == first and stats["reused"] == stats["functions"] and stats["files"] == 1
 
 
-def test_functions_that_only_moved_are_reused_with_their_new_lines(tmp_path):
-    """NOTE [line-shift]: lines added above a function leave its digest alone; its reused
-    reports and notes carry its new lines, as a fresh run gives them."""
+def _move_first_down(tmp_path, src):
+    """Check `src`, then again after `first` grew by a line (everything below it moved):
+    (first output, second output, its stats, a fresh run's output, a third run)."""
     tree = tmp_path / "m"
     tree.mkdir()
-    src = ("#include <stdlib.h>\nint first(int x) {\n  return x + 1;\n}\n"
-           "char *mk(int n) { return malloc(n); }\n"
-           "void leaky(int n) {\n  char *p = mk(n);\n  if (n > 2)\n    return;\n  free(p);\n}\n")
     (tree / "a.c").write_text(src)
     db = str(tmp_path / "s.db")
     before, _ = _json("--db", db, ".", cwd=str(tree))
     (tree / "a.c").write_text(src.replace("  return x + 1;\n", "  x++;\n  return x;\n"))
     moved, stats = _json("--db", db, ".", cwd=str(tree))
     fresh, _ = _json("--no-db", ".", cwd=str(tree))
+    return before, moved, stats, fresh, lambda: _json("--db", db, ".", cwd=str(tree))
+
+
+def test_functions_that_only_moved_are_reused_with_their_new_lines(tmp_path):
+    """NOTE [line-shift]: lines added above a function leave its digest alone; its reused
+    reports and notes carry its new lines, as a fresh run gives them."""
+    src = ("#include <stdlib.h>\nint first(int x) {\n  return x + 1;\n}\n"
+           "char *mk(int n) { return malloc(n); }\n"
+           "void leaky(int n) {\n  char *p = mk(n);\n  if (n > 2)\n    return;\n  free(p);\n}\n")
+    before, moved, stats, fresh, again_run = _move_first_down(tmp_path, src)
     assert stats["reused"] == stats["functions"] - 1 == 2
     assert moved == fresh and [r["line"] for r in moved] == [before[0]["line"] + 1]
-    again, stats = _json("--db", db, ".", cwd=str(tree))
+    again, stats = again_run()
     assert again == fresh and stats["reused"] == stats["functions"]
+
+
+def test_line_valued_constants_that_moved_are_reused_unless_results_mention_them(tmp_path):
+    """NOTE [line-constants]: `mk` passes __LINE__ and moved one line down: reused. `leaky`
+    does too, but its leak report names the line (the old value), so it is analysed again;
+    the output is a fresh run's either way."""
+    src = ("#include <stdlib.h>\nint first(int x) {\n  return x + 1;\n}\nint log_at(int);\n"
+           "char *mk(int n) { log_at(__LINE__); return malloc(n); }\n"
+           "void leaky(int n) {\n  char *p = mk(__LINE__);\n  if (n > 2)\n    return;\n"
+           "  free(p);\n}\n")
+    before, moved, stats, fresh, _ = _move_first_down(tmp_path, src)
+    assert moved == fresh and [r["line"] for r in moved] == [before[0]["line"] + 1]
+    assert stats["functions"] == 3 and stats["reused"] == 1

@@ -10,7 +10,7 @@ from pycparser import c_ast
 
 from .gnu_parser import SaturnParser
 from .preprocess import FrontEndError, text_hash
-from .prune import prune
+from .prune import prune_decls
 
 _COORD = re.compile(r"^(?P<file>.*?):(?P<line>\d+)(?::(?P<col>\d+))?:?\s*(?P<msg>.*)$")
 
@@ -36,11 +36,14 @@ def no_gc():
             gc.enable()
 
 
-def parse_text(text: str, path: str) -> TranslationUnit:
-    """Parse preprocessed text; raise FrontEndError with `file:line:col: error: ...`."""
+def parse_text(text: str, path: str, bodies=None) -> TranslationUnit:
+    """Parse preprocessed text, with the function definitions `bodies` (a BodyCache) has
+    (NOTE [body-cache]); raise FrontEndError with `file:line:col: error: ...`."""
     with no_gc():
+        pruned, decls = prune_decls(text, path)
         try:
-            ast = SaturnParser().parse(prune(text, path), path)
+            ast = bodies.parse(pruned, decls, path) if bodies is not None and decls else None
+            ast = ast or SaturnParser().parse(pruned, path)
         except Exception:  # NOTE [lazy-headers]: a wrong guess costs time, not the file
             try:
                 ast = SaturnParser().parse(text, path)

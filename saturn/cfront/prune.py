@@ -42,29 +42,41 @@ class _Unbalanced(Exception):
 
 
 class _Decl:
-    __slots__ = ("start", "end", "main", "typedef", "declared", "mentions")
+    """A top-level declaration: its span, whether it is in the main file, whether it is a
+    function definition (`body`), and the typedef names it mentions that were known before it
+    (`types`: with its text, all its parse depends on; NOTE [body-cache] in bodycache.py)."""
+    __slots__ = ("start", "end", "main", "typedef", "declared", "mentions", "body", "types")
 
     def __init__(self, start: int, main: bool):
         self.start, self.end, self.main, self.typedef = start, start, main, False
         self.declared: set[str] = set()
         self.mentions: set[str] = set()
+        self.body, self.types = False, frozenset()
 
 
 def prune(text: str, main_file: str) -> str:
     """The text with the header declarations nothing needs turned into blank lines."""
+    return prune_decls(text, main_file)[0]
+
+
+def prune_decls(text: str, main_file: str):
+    """(the pruned text, the declarations kept in it in order, or None if it could not be
+    split)."""
     try:
         decls = _Scanner(main_file).scan(text)
     except _Unbalanced:
-        return text
+        return text, None
     keep = _needed(decls)
-    out, last = [], 0
+    out, last, size, kept = [], 0, 0, []
     for i, d in enumerate(decls):
-        if i in keep:
+        if i in keep:   # copied as it is: its place moves by what was blanked before it
+            d.start, d.end = d.start + size - last, d.end + size - last
+            kept.append(d)
             continue
         out += [text[last:d.start], _blank(text[d.start:d.end], text[d.end:d.end + 1] != "\n")]
-        last = d.end
+        size, last = size + len(out[-2]) + len(out[-1]), d.end
     out.append(text[last:])
-    return "".join(out)
+    return "".join(out), kept
 
 
 def _blank(span: str, pad: bool) -> str:
@@ -137,7 +149,8 @@ class _Scanner:
                 pos, in_main = self._skip_body(text, pos, in_main)
                 done = self.function_body
             if done:
-                cur.end = pos
+                cur.end, cur.body = pos, self.function_body
+                cur.types = frozenset(cur.mentions & self.typedefs)
                 decls.append(cur)
                 if cur.typedef:
                     self.typedefs |= cur.declared

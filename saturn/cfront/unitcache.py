@@ -17,6 +17,7 @@ import sys
 
 from ..codehash import code_fingerprint
 from .discover import relative_to
+from .bodycache import BodyCache
 from .parse import no_gc, parse_text
 from .preprocess import text_hash
 
@@ -27,18 +28,19 @@ def _code_fingerprint() -> str:
     return code_fingerprint("saturn/cfront", "saturn/ir", extra=pycparser.__version__)
 
 
-def lower_text(text: str, path: str, root: str):
-    """Parse and lower one unit into a program of its own."""
+def lower_text(text: str, path: str, root: str, bodies=None):
+    """Parse (with a BodyCache's definitions, NOTE [body-cache]) and lower one unit into a
+    program of its own."""
     from ..ir.digest import ir_digest
     from ..ir.lower import lower_unit
     from ..ir.program import Program
     unit = Program()
-    tu = parse_text(text, path)
+    tu = parse_text(text, path, bodies)
     with no_gc():  # the syntax tree stays alive while lowering
         lower_unit(unit, tu.ast, path, relative_to(root))
+        for fn in unit.functions.values():
+            ir_digest(fn)   # kept with the unit: a re-check need not walk the IR again
     unit.lines = tu.lines
-    for fn in unit.functions.values():
-        ir_digest(fn)   # kept with the unit: a re-check need not walk the IR again
     return unit
 
 
@@ -65,7 +67,8 @@ class UnitCache:
         if unit is not None:
             return unit
         file = os.path.join(self.directory, key + ".pickle")
-        unit = lower_text(text, path, self.root)
+        unit = lower_text(text, path, self.root,
+                          BodyCache(self.directory, _code_fingerprint()))
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 50000))
         tmp = file + f".{os.getpid()}.tmp"
         try:

@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import hashlib
+import re
 
 from . import nodes as N
 from .types import CType
+
+NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.])")   # a decimal number in C or JSON text
 
 
 def ir_digest(fn) -> str:
@@ -13,27 +16,70 @@ def ir_digest(fn) -> str:
 
     NOTE [line-shift]: lines in the function's own file count from its first line, so a
     function that only moved (lines added above it) keeps its digest; a reused result's report
-    and note lines are moved with it (saturn/cache.py)."""
+    and note lines are moved with it (saturn/cache.py).
+
+    NOTE [line-constants]: an integer constant equal to the line of its statement (in the
+    function's own file) is hashed as `__LINE__`, in the statement's text too: SQLite passes
+    __LINE__ to sqlite3CorruptError in hundreds of functions, and a line added above them
+    changed them all. Equal digests then mean equal IR up to such constants moving with their
+    lines; the values are kept in `fn.line_values`, and a result that mentions one of them is
+    not reused at another place (saturn/cache.py)."""
     if fn.digest:
         return fn.digest
     h = hashlib.sha256()
+    found: set = set()
     for _, block in sorted(fn.blocks.items()):
-        h.update(repr((block.id, [_sig(s, fn) for s in block.stmts], _sig(block.term, fn)))
-                 .encode())
+        h.update(repr((block.id, [_stmt_sig(s, fn, found) for s in block.stmts],
+                       _stmt_sig(block.term, fn, found))).encode())
     fn.digest = h.hexdigest()[:24]
+    fn.line_values = tuple(sorted(found))
     return fn.digest
 
 
-def _sig(x, fn):
-    if isinstance(x, N.Coord):   # line 0: no place (an initializer's implicit zeroes)
+def _stmt_sig(stmt, fn, found: set):
+    coord = getattr(stmt, "coord", None)
+    line = coord.line if isinstance(coord, N.Coord) and coord.file == fn.file else 0
+    return _sig(stmt, fn, (line, str(line), found) if line > 0 else None)
+
+
+def _sig(x, fn, here=None):
+    """`here`: (the statement's line, as a number and as text, the line values met)."""
+    kind = _KINDS.get(type(x)) or _kind(type(x))
+    if kind == "atom":
+        return x
+    if kind == "str":
+        if here is not None and here[1] in x:
+            text = NUMBER.sub(lambda m: "__LINE__" if m[0] == here[1] else m[0], x)
+            if text != x:
+                here[2].add(here[0])
+            return text
+        return x
+    if kind == "seq":
+        return tuple([_sig(v, fn, here) for v in x])
+    if kind == "coord":   # line 0: no place (an initializer's implicit zeroes)
         return (x.file, x.line - fn.line if x.file == fn.file and x.line else x.line, x.col)
-    if isinstance(x, CType):
+    if kind == "type":
         return x.key()
-    if isinstance(x, N.Symbol):
+    if kind == "symbol":
         return (x.kind, x.name, x.key)
-    if isinstance(x, (list, tuple)):
-        return tuple(_sig(v, fn) for v in x)
-    if hasattr(x, "__dataclass_fields__"):
-        return (type(x).__name__,) + tuple(_sig(getattr(x, f), fn)
-                                           for f in x.__dataclass_fields__)
-    return x
+    if kind is N.Const and here is not None and x.value == here[0]:
+        here[2].add(x.value)
+        return ("Const", "__LINE__", x.type.key())
+    return (type(x).__name__,) + tuple([_sig(getattr(x, f), fn, here) for f in _FIELDS[kind]])
+
+
+_KINDS: dict = {int: "atom", bool: "atom", float: "atom", type(None): "atom", str: "str",
+                tuple: "seq", list: "seq", N.Coord: "coord", N.Symbol: "symbol"}
+_FIELDS: dict = {}
+
+
+def _kind(t):
+    """How `_sig` takes a value of type `t` apart (a node: by its dataclass fields)."""
+    if issubclass(t, CType):
+        kind = "type"
+    elif hasattr(t, "__dataclass_fields__"):
+        kind, _FIELDS[t] = t, tuple(t.__dataclass_fields__)
+    else:
+        kind = "atom"
+    _KINDS[t] = kind
+    return kind

@@ -214,3 +214,4 @@ class Function:
     fn_pointer_calls: int = 0
     text: str = ""          # normalised source text of the body (for hashing)
     digest: str = ""        # ir/digest.py, once computed
+    line_values: tuple = ()  # NOTE [line-constants] in ir/digest.py

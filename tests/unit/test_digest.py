@@ -23,3 +23,20 @@ def test_moving_keeps_digests_and_editing_changes_one():
     assert _digests("int pad;\n\n" + BODY) == before
     edited = _digests(BODY.replace("return x + cnt;", "return x - cnt;"))
     assert [k for k in before if edited[k] != before[k]] == ["f1"]
+
+
+def _lowered(text):
+    unit = lower_text('# 1 "t.c"\n' + text, "t.c", ".")
+    return {fn.name: fn for fn in unit.functions.values()}
+
+
+def test_line_valued_constants_move_with_their_lines():
+    """NOTE [line-constants]: `__LINE__` (as the preprocessor leaves it: the line's number)
+    moves with the function; a literal that stays put while the function moves does not."""
+    src = "int log_at(int);\nint g(int x) {\n  if (x)\n    return log_at(4);\n  return 0;\n}\n"
+    before = _lowered(src)["g"]
+    assert before.line_values == (4,)
+    moved = _lowered("int pad;\n" + src.replace("log_at(4)", "log_at(5)"))["g"]
+    assert moved.digest == before.digest and moved.line_values == (5,)
+    stale = _lowered("int pad;\n" + src)["g"]    # the same literal 4, now on line 5
+    assert stale.digest != before.digest and stale.line_values == ()

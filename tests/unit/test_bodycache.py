@@ -1,0 +1,62 @@
+"""NOTE [body-cache]: function definitions parsed in an earlier run are put back in place of
+their text, with their lines moved; the lowering then equals that of a plain parse."""
+import re
+
+from saturn.cfront import bodycache
+from saturn.cfront.unitcache import lower_text
+
+HEADER = '# 1 "h.h"\ntypedef struct S { int a; } S;\nint log_at(int);\n'
+FUNCS = ("int f1(S *s) {\n  return s->a;\n}\n"
+         "int f2(int x) {\n  if (x)\n    return log_at(7);\n\n\n\n\n\n\n\n\n\n"
+         '# 17 "a.c"\n  return x;\n}\n'
+         "int f3(int x) { S t; t.a = x; return f1(&t) + f2(x); }\n")
+
+
+def _text(funcs, pad=0):
+    return '# 1 "a.c"\n' + HEADER + '# 3 "a.c"\n' + "int pad;\n" * pad + funcs
+
+
+def _shifted(funcs, pad):
+    """The marker inside f2 as gcc writes it after `pad` lines were added above."""
+    return re.sub(r'# 17 "a.c"', f'# {17 + pad} "a.c"', funcs)
+
+
+def _lowered(text, bodies=None):
+    unit = lower_text(text, "a.c", ".", bodies)
+    return {k: (f.line, f.end_line, f.digest, re.sub(r"#\d+", "", repr(f.blocks)))
+            for k, f in unit.functions.items()}
+
+
+def _counting_cache(tmp_path, monkeypatch):
+    loads = []
+    load = bodycache.BodyCache._load
+
+    def counted(self, key, base):
+        node = load(self, key, base)
+        loads.append(node is not None)
+        return node
+    monkeypatch.setattr(bodycache.BodyCache, "_load", counted)
+    return bodycache.BodyCache(str(tmp_path), "salt"), loads
+
+
+def test_cached_definitions_moved_and_edited_lower_as_parsed(tmp_path, monkeypatch):
+    cache, loads = _counting_cache(tmp_path, monkeypatch)
+    assert _lowered(_text(FUNCS), cache) == _lowered(_text(FUNCS))
+    assert loads == [False, False, False]
+    loads.clear()
+    # two lines above, f3 edited: f1 and f2 (with its marker) come from the cache, moved
+    edited = _shifted(FUNCS, 2).replace("return f1(&t)", "return 1 + f1(&t)")
+    assert _lowered(_text(edited, 2), cache) == _lowered(_text(edited, 2))
+    assert loads == [True, True, False]
+    got = _lowered(_text(edited, 2), cache)
+    assert got["f2"][0] == _lowered(_text(FUNCS))["f2"][0] + 2
+
+
+def test_a_name_that_became_a_typedef_is_parsed_again(tmp_path, monkeypatch):
+    cache, loads = _counting_cache(tmp_path, monkeypatch)
+    body = "int f(void) {\n  int r = 1;\n  { T * r; r = 0; }\n  return r;\n}\n"
+    as_variable = '# 1 "a.c"\nint T;\n' + body
+    as_type = '# 1 "a.c"\ntypedef int T;\n' + body
+    assert _lowered(as_variable, cache) == _lowered(as_variable)
+    assert _lowered(as_type, cache) == _lowered(as_type) != _lowered(as_variable)
+    assert loads == [False, False]
