@@ -19,15 +19,15 @@ import hashlib
 import io
 import os
 import pickle
-import re
 
 from pycparser import c_ast
 from pycparser.c_parser import Coord
 
+from .files import write_atomically
 from .gnu_parser import SaturnParser
+from .prune import LINE_MARKER
 
 _STUB = "__saturn_body_"
-_MARKER = re.compile(r'^#\s*(\d+)\s+"((?:[^"\\]|\\.)*)"', re.M)
 
 
 def _relative(file, line, column):
@@ -94,10 +94,10 @@ class BodyCache:
         if not d.main or text[d.end:d.end + 1] not in ("\n", ""):
             return None
         if "\n#" in chunk:   # gcc's markers for runs of blank lines: lines made relative
-            marks = list(_MARKER.finditer(chunk))
+            marks = list(LINE_MARKER.finditer(chunk))
             if len(marks) != chunk.count("\n#") or any(m[2] != file for m in marks):
                 return None
-            chunk = _MARKER.sub(lambda m: f"# +{int(m[1]) - base} \"\"", chunk)
+            chunk = LINE_MARKER.sub(lambda m: f"# +{int(m[1]) - base} \"\"", chunk)
         column = d.start - text.rfind("\n", 0, d.start)
         return hashlib.sha256("\0".join([self.salt, file, str(column), chunk,
                                          " ".join(sorted(d.types))]).encode()).hexdigest()[:40]
@@ -131,20 +131,13 @@ class BodyCache:
         if foreign or file is None:
             return
         path = self._file(key)
-        tmp = f"{path}.{os.getpid()}.tmp"
-        try:
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(tmp, "wb") as fh:
-                fh.write(buf.getvalue())
-            os.replace(tmp, path)   # atomic: a killed run leaves no half-written entry
-        except OSError:
-            if os.path.exists(tmp):
-                os.remove(tmp)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        write_atomically(path, buf.getvalue())
 
 
 def _places(text: str, decls) -> list[tuple[str, int]]:
     """(file, line) at each declaration's start, as the line markers before it give them."""
-    out, markers = [], list(_MARKER.finditer(text))
+    out, markers = [], list(LINE_MARKER.finditer(text))
     k, file, line, pos = 0, "", 1, 0   # `line` is the line at `pos`
     for d in decls:
         while k < len(markers) and markers[k].start() < d.start:

@@ -17,9 +17,9 @@ import re
 import shutil
 
 from .discover import SourceFile
+from .files import write_atomically
+from .prune import LINE_MARKER
 
-# gcc's line markers: `# 12 "path" flags`; a quote or backslash in a path is escaped.
-_MARKER = re.compile(r'^# \d+ "((?:[^"\\]|\\.)*)"', re.M)
 
 
 def _stat(path: str):
@@ -56,8 +56,8 @@ class Manifests:
         """Remember what preprocessing `src` read, unless a file changed while it ran."""
         base = src.directory or os.getcwd()
         deps = {}
-        for m in _MARKER.finditer(text):
-            name = re.sub(r"\\(.)", r"\1", m.group(1))
+        for m in LINE_MARKER.finditer(text):
+            name = re.sub(r"\\(.)", r"\1", m.group(2))
             if name.startswith("<") or name in deps:
                 continue
             deps[name] = _stat(os.path.join(base, name))
@@ -65,13 +65,6 @@ class Manifests:
         newest = max((s[1] for s in deps.values() if s), default=0)
         if any(s is None for s in deps.values()) or newest >= (started - 1.0) * 1e9:
             return
-        file = self._file(cmd, src)
-        tmp = f"{file}.{os.getpid()}.tmp"
-        try:
-            with open(tmp, "w", encoding="utf-8") as fh:
-                json.dump({"deps": [[os.path.join(base, p), *s] for p, s in sorted(deps.items())],
-                           "unit": unit}, fh)
-            os.replace(tmp, file)
-        except OSError:
-            if os.path.exists(tmp):
-                os.remove(tmp)
+        write_atomically(self._file(cmd, src), json.dumps(
+            {"deps": [[os.path.join(base, p), *s] for p, s in sorted(deps.items())],
+             "unit": unit}).encode("utf-8"))

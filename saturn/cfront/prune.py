@@ -21,7 +21,8 @@ from .gnu_parser import EXTRA_TYPE_NAMES
 _TOKEN = re.compile(r"""(?P<marker>^\#[^\n]*$)|(?P<str>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')"""
                     r"""|(?P<num>\d[\w.]*)|(?P<id>[A-Za-z_]\w*)|(?P<p>[{}()\[\];=,])""", re.M)
 _LINE_MARKER = re.compile(r"^#\s*\d")
-_MARKER_LINE = re.compile(r'^#\s*\d+\s+"([^"]*)"', re.M)
+# gcc's line markers, `# 12 "path" flags` (a quote or backslash in the path escaped): line, path.
+LINE_MARKER = re.compile(r'^#\s*(\d+)\s+"((?:[^"\\]|\\.)*)"', re.M)
 _BRACES = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|[{}]""")
 _PARENS = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|[()]""")
 _IDENT = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\d[\w.]*|([A-Za-z_]\w*)""")
@@ -132,9 +133,9 @@ class _Scanner:
         while (m := search(text, pos)) is not None:
             kind, v, pos = m.lastgroup, m.group(), m.end()
             if kind == "marker":
-                mm = _MARKER_LINE.match(v)
+                mm = LINE_MARKER.match(v)
                 if mm:
-                    in_main = mm.group(1) == self.main_file
+                    in_main = mm.group(2) == self.main_file
                 continue
             if kind in ("str", "num"):
                 continue
@@ -164,8 +165,8 @@ class _Scanner:
         token-by-token walk): (position, whether the main file is current there)."""
         end = _closing(_BRACES, "{", text, start)
         self.decl.mentions.update(_IDENT.findall(text, start, end))  # "" for strings, numbers
-        for mm in _MARKER_LINE.finditer(text, start, end):  # `#include` inside a body
-            in_main = mm.group(1) == self.main_file
+        for mm in LINE_MARKER.finditer(text, start, end):  # `#include` inside a body
+            in_main = mm.group(2) == self.main_file
         self.braces, self.prev = 0, "}"
         return end, in_main
 

@@ -18,6 +18,7 @@ import sys
 from ..codehash import code_fingerprint
 from .discover import relative_to
 from .bodycache import BodyCache
+from .files import write_atomically
 from .parse import no_gc, parse_text
 from .preprocess import text_hash
 
@@ -70,12 +71,8 @@ class UnitCache:
         unit = lower_text(text, path, self.root,
                           BodyCache(self.directory, _code_fingerprint()))
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 50000))
-        tmp = file + f".{os.getpid()}.tmp"
         try:
-            with open(tmp, "wb") as fh:
-                pickle.dump(unit, fh, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, file)  # atomic: a killed run leaves no half-written entry
-        except (OSError, RecursionError, pickle.PickleError):
-            if os.path.exists(tmp):
-                os.remove(tmp)
+            write_atomically(file, pickle.dumps(unit, protocol=pickle.HIGHEST_PROTOCOL))
+        except (RecursionError, pickle.PickleError):
+            pass   # not cached: lowered again next time
         return unit
