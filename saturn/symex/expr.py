@@ -14,7 +14,8 @@ from ..memory.locations import container, member_path
 from .environment import width_of
 
 # Array elements are tracked one by one up to this index; beyond, pointer arithmetic lands on one
-# derived object per array (NOTE in Environment.derived_object).
+# derived object per array (NOTE in Environment.derived_object), and a symbolic index reaches only
+# those (NOTE [array-elements]).
 MAX_TRACKED_INDEX = 64
 
 

@@ -75,6 +75,21 @@ void ok_array(void) {
     assert(a[1] == 2);
 }
 
+void ok_symbolic_index_aliases_elements(int i) {
+    int a[8] = { 0 };
+    a[2] = 1;
+    a[i] = 5;
+    if (i == 2) assert(a[2] == 5);
+    else assert(a[2] == 1);
+}
+
+void bad_symbolic_index_may_overwrite(int i) {
+    int a[8] = { 0 };
+    a[2] = 1;
+    a[i] = 5;
+    assert(a[2] == 1);   // expect: assert.violation
+}
+
 void ok_struct_param(struct point *pp) {
     if (pp) { pp->x = pp->y; assert(pp->x == pp->y); }
 }
