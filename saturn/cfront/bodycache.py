@@ -1,16 +1,19 @@
-"""Function definitions parsed by an earlier run, reused while their text is unchanged.
+"""Declarations parsed by an earlier run, reused while their text is unchanged.
 
 NOTE [body-cache]: the unit cache (NOTE [unit-cache]) is keyed by a file's whole text, so a
 one-function edit parsed the whole file again: 12 s of SQLite's 22 s re-check. Each function
-definition of the main file (prune's scan finds them, NOTE [lazy-headers]) is kept parsed under
-a hash of its text, its file and column, and the typedef names it mentions that are declared
-before it — all its parse depends on (pycparser tells a type name from another name by the
-typedefs in scope). Parsing a text that holds it again, the definition becomes a one-line stub
-declaration (its lines kept as newlines), the rest is parsed, and the kept definition takes the
-stub's place with its lines moved to where it is now: they are stored relative to its first
-line (and so are those of gcc's line markers inside it, in the key). A definition with a
-marker of another file inside, or more text after it on its last line, is parsed every time;
-so is everything when the stubs and the definitions do not pair up.
+definition (prune's scan finds them, NOTE [lazy-headers]), and each other declaration but a
+typedef past MIN_DECLARATION characters (a kernel header's structs: half of an fs/ext2 file's
+parse), is kept parsed under a hash of its text, its file and column, and the typedef names it
+mentions that are declared before it — all its parse depends on (pycparser tells a type name
+from another name by the typedefs in scope). Parsing a text that holds it again, the
+declaration becomes a one-line stub declaration (its lines kept as newlines), the rest is
+parsed, and the kept nodes take the stub's place with their lines moved to where it is now:
+they are stored relative to its first line (and so are those of gcc's line markers inside it,
+in the key). A declaration is saved with the top-level nodes whose lines are its own (none
+when another declaration shares one of them); one with a marker of another file inside, or
+more text after it on its last line, is parsed every time; so is everything when a stub goes
+missing.
 """
 from __future__ import annotations
 
@@ -53,17 +56,19 @@ class BodyCache:
         os.makedirs(self.directory, exist_ok=True)
 
     def parse(self, text: str, decls, path: str) -> c_ast.FileAST | None:
-        """The text's AST with the cached definitions put in, the others saved; None when the
-        stubbed text does not parse or does not pair up (the caller parses it all). Raises
+        """The text's AST with the cached declarations put in, the others saved; None when the
+        stubbed text does not parse or a stub went missing (the caller parses it all). Raises
         as the parser does when nothing was cached."""
-        bodies = [d for d in decls if d.body]
-        keys, hits, pieces, last = [], {}, [], 0
-        for i, (d, (file, base)) in enumerate(zip(bodies, _places(text, bodies))):
-            key = self._key(text, d, file, base)
-            keys.append(key and (key, base))
-            node = self._load(key, base) if key else None
-            if node is not None:
-                hits[i] = node
+        places = _places(text, decls)
+        keys, hits, pieces, last = {}, {}, [], 0
+        for i, (d, (file, base)) in enumerate(zip(decls, places)):
+            key = self._key(text, d, file, base) if _cacheable(d) else None
+            if key is None:
+                continue
+            keys[i] = (key, base)
+            nodes = self._load(key, base, d)
+            if nodes is not None:
+                hits[i] = nodes
                 lines = text[d.start:d.end].split("\n")   # markers stay: they set lines
                 pieces += [text[last:d.start], f"int {_STUB}{i};"] + \
                     ["\n" + (ln if ln.startswith("#") else "") for ln in lines[1:]]
@@ -75,23 +80,35 @@ class BodyCache:
             if not hits:
                 raise   # the pruned text itself does not parse: no second try of it
             return None
-        slots = [j for j, n in enumerate(ast.ext) if isinstance(n, c_ast.FuncDef) or
-                 (isinstance(n, c_ast.Decl) and (n.name or "").startswith(_STUB))]
-        if len(slots) != len(bodies):
+        ext = _splice(ast.ext, hits)
+        if ext is None:
             return None
-        for i, (j, d) in enumerate(zip(slots, bodies)):
-            node = ast.ext[j]
-            if i in hits:
-                if getattr(node, "name", None) != f"{_STUB}{i}":
-                    return None
-                ast.ext[j] = hits[i]
-            elif keys[i] and node.decl.name in d.declared:
-                self._save(*keys[i], node)
+        for i, nodes in _by_declaration(ast.ext, text, decls, places, keys.keys() - hits.keys()):
+            self._save(*keys[i], nodes)
+        ast.ext = ext
         return ast
+
+    # The scan of a file's headers (NOTE [header-scan] in prune.py), by their text.
+    def get(self, head: str, main_file: str):
+        try:
+            with open(self._head_file(head, main_file), "rb") as fh:
+                decls = pickle.load(fh)
+        except Exception:   # missing or damaged: scanned again and rewritten
+            return None
+        return decls if isinstance(decls, list) else None
+
+    def put(self, head: str, main_file: str, decls: list) -> None:
+        os.makedirs(os.path.join(self.directory, "headers"), exist_ok=True)
+        write_atomically(self._head_file(head, main_file),
+                         pickle.dumps(decls, protocol=pickle.HIGHEST_PROTOCOL))
+
+    def _head_file(self, head: str, main_file: str) -> str:
+        key = hashlib.sha256("\0".join([self.salt, main_file, head]).encode()).hexdigest()[:40]
+        return os.path.join(self.directory, "headers", key + ".pickle")
 
     def _key(self, text: str, d, file: str, base: int) -> str | None:
         chunk = text[d.start:d.end]
-        if not d.main or text[d.end:d.end + 1] not in ("\n", ""):
+        if text[d.end:d.end + 1] not in ("\n", ""):
             return None
         if "\n#" in chunk:   # gcc's markers for runs of blank lines: lines made relative
             marks = list(LINE_MARKER.finditer(chunk))
@@ -105,16 +122,19 @@ class BodyCache:
     def _file(self, key: str) -> str:
         return os.path.join(self.directory, key[:2], key + ".pickle")
 
-    def _load(self, key: str, base: int):
+    def _load(self, key: str, base: int, d):
         try:
             with open(self._file(key), "rb") as fh:
-                node = _Loader(fh, base).load()
+                nodes = _Loader(fh, base).load()
         except Exception:   # missing or damaged: parsed again and rewritten
             return None
-        return node if isinstance(node, c_ast.FuncDef) else None
+        ok = isinstance(nodes, list) and nodes and all(
+            isinstance(n, c_ast.Node) and getattr(n, "name", None) in d.declared | {None}
+            for n in (n.decl if isinstance(n, c_ast.FuncDef) else n for n in nodes))
+        return nodes if ok else None
 
-    def _save(self, key: str, base: int, node: c_ast.FuncDef) -> None:
-        file, foreign = node.coord.file if node.coord else None, []
+    def _save(self, key: str, base: int, nodes: list) -> None:
+        file, foreign = nodes[0].coord.file, []
 
         def relative(c):
             if c.file != file:
@@ -125,10 +145,10 @@ class BodyCache:
         pickler.dispatch_table = copyreg.dispatch_table.copy()
         pickler.dispatch_table[Coord] = relative
         try:
-            pickler.dump(node)
+            pickler.dump(nodes)
         except (RecursionError, pickle.PickleError):
             return
-        if foreign or file is None:
+        if foreign:
             return
         path = self._file(key)
         os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -147,3 +167,50 @@ def _places(text: str, decls) -> list[tuple[str, int]]:
         line, pos = line + text.count("\n", pos, d.start), d.start
         out.append((file, line))
     return out
+
+
+# Declarations worth a file of their own: bodies, and others past this size (a prototype parses
+# in about the time its file takes to read). Typedefs are parsed every time: their names decide
+# how the rest parses.
+MIN_DECLARATION = 200
+
+
+def _cacheable(d) -> bool:
+    return d.body or (not d.typedef and d.end - d.start >= MIN_DECLARATION)
+
+
+def _splice(ext: list, hits: dict) -> list | None:
+    """The top-level nodes with each stub replaced by its cached declaration's nodes."""
+    stubs = {f"{_STUB}{i}": nodes for i, nodes in hits.items()}
+    out = []
+    for n in ext:
+        got = stubs.pop(n.name, None) if isinstance(n, c_ast.Decl) else None
+        if got is not None:
+            out += got
+        else:
+            out.append(n)
+    return None if stubs else out
+
+
+def _by_declaration(ext, text, decls, places, wanted):
+    """(i, the nodes parsed from declaration i) for each i in `wanted`: a node is declaration
+    i's when its line is one of i's lines and no other declaration's."""
+    owner, shared = {}, set()
+    for i, (d, (file, base)) in enumerate(zip(decls, places)):
+        for line in range(base, _last_line(text, d, base) + 1):
+            j = owner.setdefault((file, line), i)
+            if j != i:
+                shared |= {i, j}
+    found: dict[int, list] = {}
+    for n in ext:
+        i = owner.get((n.coord.file, n.coord.line)) if n.coord else None
+        if i in wanted and i not in shared:
+            found.setdefault(i, []).append(n)
+    return sorted(found.items())
+
+
+def _last_line(text: str, d, base: int) -> int:
+    line, pos = base, d.start
+    for m in LINE_MARKER.finditer(text, d.start, d.end):
+        line, pos = int(m.group(1)), text.find("\n", m.end()) + 1
+    return line + text.count("\n", pos, d.end)

@@ -37,10 +37,10 @@ def no_gc():
 
 
 def parse_text(text: str, path: str, bodies=None) -> TranslationUnit:
-    """Parse preprocessed text, with the function definitions `bodies` (a BodyCache) has
-    (NOTE [body-cache]); raise FrontEndError with `file:line:col: error: ...`."""
+    """Parse preprocessed text, with the declarations and header scan `bodies` (a BodyCache)
+    has (NOTE [body-cache], NOTE [header-scan]); raise FrontEndError with `file:line:col: error: ...`."""
     with no_gc():
-        pruned, decls = prune_decls(text, path)
+        pruned, decls = prune_decls(text, path, bodies)
         try:
             ast = bodies.parse(pruned, decls, path) if bodies is not None and decls else None
             ast = ast or SaturnParser().parse(pruned, path)

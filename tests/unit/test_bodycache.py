@@ -31,8 +31,8 @@ def _counting_cache(tmp_path, monkeypatch):
     loads = []
     load = bodycache.BodyCache._load
 
-    def counted(self, key, base):
-        node = load(self, key, base)
+    def counted(self, key, base, d):
+        node = load(self, key, base, d)
         loads.append(node is not None)
         return node
     monkeypatch.setattr(bodycache.BodyCache, "_load", counted)
@@ -60,3 +60,19 @@ def test_a_name_that_became_a_typedef_is_parsed_again(tmp_path, monkeypatch):
     assert _lowered(as_variable, cache) == _lowered(as_variable)
     assert _lowered(as_type, cache) == _lowered(as_type) != _lowered(as_variable)
     assert loads == [False, False]
+
+
+def test_long_header_declarations_are_cached_too(tmp_path, monkeypatch):
+    """A struct of a header (past MIN_DECLARATION characters) comes from the cache; a typedef
+    is parsed every time, and a short prototype is not worth a file."""
+    cache, loads = _counting_cache(tmp_path, monkeypatch)
+    fields = "".join(f"  long field_{k};\n" for k in range(12))
+    header = ('# 1 "h.h"\ntypedef long word;\nstruct big {\n' + fields + "  word last;\n};\n"
+              "int use(struct big *);\n")
+    text = '# 1 "a.c"\n' + header + '# 3 "a.c"\nint f(struct big *b) {\n  return b->last;\n}\n'
+    assert _lowered(text, cache) == _lowered(text)
+    assert loads == [False, False]                     # the struct, then f
+    edited = text.replace("return b->last;", "return b->field_3 + use(b);")
+    loads.clear()
+    assert _lowered(edited, cache) == _lowered(edited)
+    assert loads == [True, False]

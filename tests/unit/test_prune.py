@@ -75,7 +75,7 @@ def test_unbalanced_text_is_left_alone():
 
 
 def test_a_wrong_guess_falls_back_to_the_whole_text(monkeypatch):
-    monkeypatch.setattr(parse_mod, "prune_decls", lambda text, path: ("int broken(;\n", []))
+    monkeypatch.setattr(parse_mod, "prune_decls", lambda text, path, memo=None: ("int broken(;\n", []))
     tu = parse_text(TEXT, "/src/main.c")
     assert [d.decl.name for d in tu.ast.ext[-2:]] == ["f", "g"]
 
@@ -85,3 +85,45 @@ def test_expression_text_does_not_depend_on_an_earlier_failed_rendering():
     fresh = source_text(node)
     _GEN.indent_level = 3
     assert source_text(node) == fresh
+
+
+class _Memo:
+    """prune_decls' store for the scan of the headers (NOTE [header-scan])."""
+
+    def __init__(self):
+        self.kept, self.hits = {}, 0
+
+    def get(self, head, main_file):
+        import pickle
+        got = self.kept.get((head, main_file))
+        self.hits += got is not None
+        return pickle.loads(got) if got is not None else None
+
+    def put(self, head, main_file, decls):
+        import pickle
+        self.kept[head, main_file] = pickle.dumps(decls)
+
+
+def _pruned(text, memo=None):
+    from saturn.cfront.prune import prune_decls
+    out, decls = prune_decls(text, "/src/main.c", memo)
+    return out, [(d.start, d.end, d.main, d.typedef, sorted(d.declared), sorted(d.mentions),
+                  d.body, sorted(d.types)) for d in decls]
+
+
+def test_the_scan_of_the_headers_is_reused_when_only_the_file_changed():
+    memo = _Memo()
+    assert _pruned(TEXT, memo) == _pruned(TEXT) and len(memo.kept) == 1 and memo.hits == 0
+    edited = TEXT.replace("return used(y)", "return 1 + used(y)")
+    assert edited != TEXT
+    assert _pruned(edited, memo) == _pruned(edited) and memo.hits == 1
+    # a header changed: its scan is not reused
+    changed = TEXT.replace("OTHER_X };", "OTHER_X, OTHER_Y };")
+    assert _pruned(changed, memo) == _pruned(changed) and memo.hits == 1
+    assert len(memo.kept) == 2
+
+
+def test_an_include_inside_a_declaration_keeps_no_scan():
+    memo = _Memo()
+    text = '# 1 "/src/main.c"\nint t[] = {\n# 1 "/src/tab.h" 1\n1, 2\n# 3 "/src/main.c" 2\n};\n'
+    assert _pruned(text, memo) == _pruned(text) and memo.kept == {}
