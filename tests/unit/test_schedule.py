@@ -1,0 +1,74 @@
+"""NOTE [scc-steps]: a cycle's members see each other as if run one after another in sorted
+order, and run as soon as the earlier members they call are done."""
+from types import SimpleNamespace
+
+from saturn.interproc import schedule
+
+
+def _program(calls: dict[str, set[str]]):
+    return SimpleNamespace(functions={k: SimpleNamespace(callees=set(v)) for k, v in calls.items()})
+
+
+# a cycle a -> b -> c -> a, d in it too (d <-> a), and top calling a.
+CALLS = {"a": {"b", "d"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "top": {"a"}}
+
+
+class _Future:
+    def __init__(self, key):
+        self.key = key
+
+    def result(self):
+        return [self.key]
+
+
+class _Pool:
+    """Runs nothing until asked: every submitted task is in flight together."""
+
+    def __init__(self):
+        self.flight, self.waves = {}, []
+
+    def submit(self, keys, summaries):
+        fut = _Future(keys[0])
+        self.flight[fut] = keys[0]
+        return fut
+
+    def wait_any(self, futures):
+        self.waves.append(sorted(self.flight.values()))
+        done, self.flight = set(self.flight), {}
+        return done
+
+
+def _run(pool):
+    seen = {}
+
+    def runner(keys, sums):
+        seen[keys[0]] = sorted(sums)
+        return [keys[0]]
+
+    def on_done(results):
+        return {k: {"of": k} for k in results}
+
+    if pool is None:
+        schedule.run(_program(CALLS), runner, 1, on_done)
+        return seen
+    real_submit = pool.submit
+
+    def submit(keys, sums):
+        seen[keys[0]] = sorted(sums)
+        return real_submit(keys, sums)
+    pool.submit = submit
+    schedule.run(_program(CALLS), runner, 2, on_done, pool=pool)
+    return seen
+
+
+def test_members_see_only_the_earlier_members_they_call():
+    seen = _run(None)
+    # a is first: b and d come after it, so a sees neither; b calls only c, which is later
+    assert seen == {"a": [], "b": [], "c": ["a"], "d": ["a"], "top": ["a"]}
+
+
+def test_members_whose_earlier_callees_are_done_run_together():
+    pool = _Pool()
+    assert _run(pool) == _run(None)
+    # b calls only c (later): it runs with a; c and d wait for a
+    assert pool.waves == [["a", "b"], ["c", "d"], ["top"]]
