@@ -99,15 +99,16 @@ def _scan(text: str, main_file: str, memo) -> list:
 
 
 def _headers_end(text: str, main_file: str) -> int:
-    """Past the line marker that returns to the main file after its last #include (0 if
-    none)."""
-    end, inside = 0, False
-    for m in LINE_MARKER.finditer(text):
-        if m.group(2) != main_file:
-            inside = True
-        elif inside:
-            inside, end = False, text.find("\n", m.end()) + 1
-    return end
+    """Past the last line marker returning to the main file from an #include (gcc's flag 2;
+    0 if none). A search from the end: a pass over every marker took 50 ms of a kernel file."""
+    at = text.rfind(f'"{main_file}" 2\n')
+    while at >= 0:
+        start = text.rfind("\n", 0, at) + 1
+        m = LINE_MARKER.match(text, start)
+        if m and m.end() == at + len(main_file) + 2:
+            return text.find("\n", at) + 1
+        at = text.rfind(f'"{main_file}" 2\n', 0, at)
+    return 0
 
 
 def _blank(span: str, pad: bool) -> str:
