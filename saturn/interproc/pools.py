@@ -9,8 +9,6 @@ the same inputs, so their results are unchanged (NOTE [determinism] in schedule.
 """
 from __future__ import annotations
 
-import heapq
-import itertools
 import multiprocessing
 import os
 import signal
@@ -39,9 +37,7 @@ class LocalPool:
         _STATE["runner"] = runner
         self.jobs, self.timeout, self.on_stuck = jobs, timeout, on_stuck
         self.inner: dict[Future, tuple] = {}   # running: ours -> (executor's, keys, sums, start)
-        # waiting for a worker, a heap: (-priority, arrival, ours, keys, sums)
-        self.queue: list[tuple] = []
-        self.arrivals = itertools.count()
+        self.queue: list[tuple] = []             # waiting for a worker: (ours, keys, sums)
         self.killed = 0
         self._start()
 
@@ -49,17 +45,16 @@ class LocalPool:
         self.pool = ProcessPoolExecutor(max_workers=self.jobs,
                                         mp_context=multiprocessing.get_context("fork"))
 
-    def submit(self, keys, summaries, priority: float = 0.0):
-        """Units wait here until a worker is free, so a unit's clock starts when it runs; the
-        highest priority first, then the first come."""
+    def submit(self, keys, summaries):
+        """Units wait here until a worker is free, so a unit's clock starts when it runs."""
         outer = Future()
-        heapq.heappush(self.queue, (-priority, next(self.arrivals), outer, keys, summaries))
+        self.queue.append((outer, keys, summaries))
         self._fill()
         return outer
 
     def _fill(self):
         while self.queue and len(self.inner) < self.jobs:
-            _, _, outer, keys, summaries = heapq.heappop(self.queue)
+            outer, keys, summaries = self.queue.pop(0)
             self.inner[outer] = (self.pool.submit(_run_unit, keys, summaries), keys, summaries,
                                  time.monotonic())
 
@@ -111,15 +106,15 @@ class LocalPool:
         self.pool.shutdown(wait=True, cancel_futures=True)
         self.killed += 1
         self._start()
-        done = set()
+        done, again = set(), []
         for outer in running:
             _, keys, summaries, _ = self.inner.pop(outer)
             if outer in stuck:
                 outer.set_result(self.on_stuck(keys))
                 done.add(outer)
-            else:   # ahead of everything waiting
-                heapq.heappush(self.queue, (-float("inf"), next(self.arrivals), outer, keys,
-                                            summaries))
+            else:
+                again.append((outer, keys, summaries))
+        self.queue[:0] = again
         return done
 
     def close(self):
@@ -135,9 +130,8 @@ class DaskPool:
         self.client = Client(address, timeout=10)
         self.bundle = self.client.scatter((program, remote_runner), broadcast=True)
 
-    def submit(self, keys, summaries, priority: float = 0.0):
-        return self.client.submit(_remote_unit, self.bundle, keys, summaries, pure=False,
-                                  priority=int(priority))
+    def submit(self, keys, summaries):
+        return self.client.submit(_remote_unit, self.bundle, keys, summaries, pure=False)
 
     def wait_any(self, futures):
         from distributed import wait as dask_wait

@@ -39,7 +39,7 @@ def run(program, runner, jobs: int, on_done, cached=None, pool=None) -> None:
             if pool is None:
                 plan.record(key, runner(*job))
             else:
-                running[pool.submit(*job, priority=plan.rank[key])] = key
+                running[pool.submit(*job)] = key
         if not running:
             if plan.idle():
                 return
@@ -73,25 +73,6 @@ class _Plan:
         self.left = {i: len(ms) for i, ms in enumerate(self.members)}
         self.needs: dict[str, set[str]] = {}
         self.free: list[str] = []      # members whose earlier callees are done
-        self.rank = self._ranks()
-
-    def _ranks(self) -> dict[str, int]:
-        """The most work (in IR statements, a proxy of analysis time) on a chain of functions
-        waiting for each one, its own included: the pool starts the longest chains first. Only
-        when things run changes; SQLite's analysis on 2 workers, simulated with its measured
-        times: 230 s in arrival order, 209 s longest chain first (of 418 s of work)."""
-        fns = self.program.functions
-        waits: dict[str, list[str]] = {k: [] for k in self.place}
-        for k, (i, p) in self.place.items():
-            for c in fns[k].callees:
-                if c in self.place and (self.place[c][0] != i or self.place[c][1] < p):
-                    waits[c].append(k)
-        rank: dict[str, int] = {}
-        for members in reversed(self.members):   # callers come after their callees
-            for k in reversed(members):
-                size = sum(len(b.stmts) + 1 for b in fns[k].blocks.values())
-                rank[k] = size + max((rank[u] for u in waits[k]), default=0)
-        return rank
 
     def idle(self) -> bool:
         return not self.ready and not self.free

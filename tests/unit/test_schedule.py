@@ -6,8 +6,7 @@ from saturn.interproc import schedule
 
 
 def _program(calls: dict[str, set[str]]):
-    return SimpleNamespace(functions={k: SimpleNamespace(callees=set(v), blocks={})
-                                      for k, v in calls.items()})
+    return SimpleNamespace(functions={k: SimpleNamespace(callees=set(v)) for k, v in calls.items()})
 
 
 # a cycle a -> b -> c -> a, d in it too (d <-> a), and top calling a.
@@ -28,7 +27,7 @@ class _Pool:
     def __init__(self):
         self.flight, self.waves = {}, []
 
-    def submit(self, keys, summaries, priority=0):
+    def submit(self, keys, summaries):
         fut = _Future(keys[0])
         self.flight[fut] = keys[0]
         return fut
@@ -54,9 +53,9 @@ def _run(pool):
         return seen
     real_submit = pool.submit
 
-    def submit(keys, sums, priority=0):
+    def submit(keys, sums):
         seen[keys[0]] = sorted(sums)
-        return real_submit(keys, sums, priority)
+        return real_submit(keys, sums)
     pool.submit = submit
     schedule.run(_program(CALLS), runner, 2, on_done, pool=pool)
     return seen
