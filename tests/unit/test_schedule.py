@@ -6,7 +6,8 @@ from saturn.interproc import schedule
 
 
 def _program(calls: dict[str, set[str]]):
-    return SimpleNamespace(functions={k: SimpleNamespace(callees=set(v)) for k, v in calls.items()})
+    return SimpleNamespace(functions={k: SimpleNamespace(callees=set(v))
+                                      for k, v in calls.items()})
 
 
 # a cycle a -> b -> c -> a, d in it too (d <-> a), and top calling a.
