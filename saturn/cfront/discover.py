@@ -114,10 +114,18 @@ def _absolute_includes(flags: tuple[str, ...], directory: str):
 def relative_to(root: str):
     """Paths as reports show them: relative to --root when inside it, else absolute."""
     root = os.path.abspath(root)
+    seen: dict[str, str] = {}   # asked once per statement: 1.5 s of lowering SQLite otherwise
 
     def rel(path: str) -> str:
-        if not path or path.startswith("<"):
-            return path
-        full = os.path.abspath(path)
-        return os.path.relpath(full, root) if full.startswith(root + os.sep) else full
+        got = seen.get(path)
+        if got is None:
+            got = seen[path] = _relative(path, root)
+        return got
     return rel
+
+
+def _relative(path: str, root: str) -> str:
+    if not path or path.startswith("<"):
+        return path
+    full = os.path.abspath(path)
+    return os.path.relpath(full, root) if full.startswith(root + os.sep) else full
