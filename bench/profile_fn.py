@@ -1,7 +1,8 @@
 """Profile the analysis of single functions of a corpus, with their callees' summaries taken
 from a previous run's database (bench/out/CORPUS.db):
 
-    python bench/profile_fn.py sqlite whereScanNext [NAME ...] [--top 25] [--timeout 300] [--dump PREFIX]
+    python bench/profile_fn.py sqlite whereScanNext [NAME ...] [--top 25] [--timeout 300]
+                                                               [--dump PREFIX]
 
 (PROFILE_DB=path/to.db takes the callees' summaries from another database.)
 

@@ -28,7 +28,7 @@ from pycparser.c_parser import Coord
 
 from .files import write_atomically
 from .gnu_parser import SaturnParser
-from .prune import LINE_MARKER
+from .prune import LINE_MARKER, blank_span
 
 _STUB = "__saturn_body_"
 
@@ -59,19 +59,18 @@ class BodyCache:
         """The text's AST with the cached declarations put in, the others saved; None when the
         stubbed text does not parse or a stub went missing (the caller parses it all). Raises
         as the parser does when nothing was cached."""
-        places = _places(text, decls)
+        spans = _spans(text, decls)
         keys, hits, pieces, last = {}, {}, [], 0
-        for i, (d, (file, base)) in enumerate(zip(decls, places)):
+        for i, (d, (file, base, _)) in enumerate(zip(decls, spans)):
             key = self._key(text, d, file, base) if _cacheable(d) else None
             if key is None:
                 continue
             keys[i] = (key, base)
             nodes = self._load(key, base, d)
-            if nodes is not None:
+            if nodes is not None:   # a stub on its first line; its markers stay, as pruned
                 hits[i] = nodes
-                lines = text[d.start:d.end].split("\n")   # markers stay: they set lines
-                pieces += [text[last:d.start], f"int {_STUB}{i};"] + \
-                    ["\n" + (ln if ln.startswith("#") else "") for ln in lines[1:]]
+                pieces += [text[last:d.start],
+                           f"int {_STUB}{i};" + blank_span(text[d.start:d.end], False)]
                 last = d.end
         pieces.append(text[last:])
         try:
@@ -83,7 +82,7 @@ class BodyCache:
         ext = _splice(ast.ext, hits)
         if ext is None:
             return None
-        for i, nodes in _by_declaration(ast.ext, text, decls, places, keys.keys() - hits.keys()):
+        for i, nodes in _by_declaration(ast.ext, spans, keys.keys() - hits.keys()):
             self._save(*keys[i], nodes)
         ast.ext = ext
         return ast
@@ -98,13 +97,15 @@ class BodyCache:
         return decls if isinstance(decls, list) else None
 
     def put(self, head: str, main_file: str, decls: list) -> None:
-        os.makedirs(os.path.join(self.directory, "headers"), exist_ok=True)
-        write_atomically(self._head_file(head, main_file),
-                         pickle.dumps(decls, protocol=pickle.HIGHEST_PROTOCOL))
+        _write(self._head_file(head, main_file),
+               pickle.dumps(decls, protocol=pickle.HIGHEST_PROTOCOL))
 
     def _head_file(self, head: str, main_file: str) -> str:
-        key = hashlib.sha256("\0".join([self.salt, main_file, head]).encode()).hexdigest()[:40]
+        key = self._hash(main_file, head)
         return os.path.join(self.directory, "headers", key + ".pickle")
+
+    def _hash(self, *parts: str) -> str:
+        return hashlib.sha256("\0".join((self.salt,) + parts).encode()).hexdigest()[:40]
 
     def _key(self, text: str, d, file: str, base: int) -> str | None:
         chunk = text[d.start:d.end]
@@ -116,8 +117,7 @@ class BodyCache:
                 return None
             chunk = LINE_MARKER.sub(lambda m: f"# +{int(m[1]) - base} \"\"", chunk)
         column = d.start - text.rfind("\n", 0, d.start)
-        return hashlib.sha256("\0".join([self.salt, file, str(column), chunk,
-                                         " ".join(sorted(d.types))]).encode()).hexdigest()[:40]
+        return self._hash(file, str(column), chunk, " ".join(sorted(d.types)))
 
     def _file(self, key: str) -> str:
         return os.path.join(self.directory, key[:2], key + ".pickle")
@@ -148,24 +148,32 @@ class BodyCache:
             pickler.dump(nodes)
         except (RecursionError, pickle.PickleError):
             return
-        if foreign:
-            return
-        path = self._file(key)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        write_atomically(path, buf.getvalue())
+        if not foreign:
+            _write(self._file(key), buf.getvalue())
 
 
-def _places(text: str, decls) -> list[tuple[str, int]]:
-    """(file, line) at each declaration's start, as the line markers before it give them."""
-    out, markers = [], list(LINE_MARKER.finditer(text))
-    k, file, line, pos = 0, "", 1, 0   # `line` is the line at `pos`
-    for d in decls:
-        while k < len(markers) and markers[k].start() < d.start:
+def _write(path: str, data: bytes) -> None:
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    write_atomically(path, data)
+
+
+def _spans(text: str, decls) -> list[tuple[str, int, int]]:
+    """(file, first line, last line) of each declaration, as the line markers give them."""
+    markers = list(LINE_MARKER.finditer(text))
+    at = [0, "", 1, 0]   # the next marker, and the file and line at a position
+
+    def line_at(end: int) -> tuple[str, int]:
+        k, file, line, pos = at
+        while k < len(markers) and markers[k].start() < end:
             m = markers[k]
             file, line, pos = m.group(2), int(m.group(1)), text.find("\n", m.end()) + 1
             k += 1
-        line, pos = line + text.count("\n", pos, d.start), d.start
-        out.append((file, line))
+        at[:] = k, file, line + text.count("\n", pos, end), end
+        return file, at[2]
+    out = []
+    for d in decls:
+        file, first = line_at(d.start)
+        out.append((file, first, line_at(d.end)[1]))
     return out
 
 
@@ -192,12 +200,12 @@ def _splice(ext: list, hits: dict) -> list | None:
     return None if stubs else out
 
 
-def _by_declaration(ext, text, decls, places, wanted):
+def _by_declaration(ext, spans, wanted):
     """(i, the nodes parsed from declaration i) for each i in `wanted`: a node is declaration
     i's when its line is one of i's lines and no other declaration's."""
     owner, shared = {}, set()
-    for i, (d, (file, base)) in enumerate(zip(decls, places)):
-        for line in range(base, _last_line(text, d, base) + 1):
+    for i, (file, first, last) in enumerate(spans):
+        for line in range(first, last + 1):
             j = owner.setdefault((file, line), i)
             if j != i:
                 shared |= {i, j}
@@ -207,10 +215,3 @@ def _by_declaration(ext, text, decls, places, wanted):
         if i in wanted and i not in shared:
             found.setdefault(i, []).append(n)
     return sorted(found.items())
-
-
-def _last_line(text: str, d, base: int) -> int:
-    line, pos = base, d.start
-    for m in LINE_MARKER.finditer(text, d.start, d.end):
-        line, pos = int(m.group(1)), text.find("\n", m.end()) + 1
-    return line + text.count("\n", pos, d.end)

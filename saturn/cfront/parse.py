@@ -38,7 +38,8 @@ def no_gc():
 
 def parse_text(text: str, path: str, bodies=None) -> TranslationUnit:
     """Parse preprocessed text, with the declarations and header scan `bodies` (a BodyCache)
-    has (NOTE [body-cache], NOTE [header-scan]); raise FrontEndError with `file:line:col: error: ...`."""
+    has (NOTE [body-cache], NOTE [header-scan]); raise FrontEndError with
+    `file:line:col: error: ...`."""
     with no_gc():
         pruned, decls = prune_decls(text, path, bodies)
         try:

@@ -20,7 +20,6 @@ from .gnu_parser import EXTRA_TYPE_NAMES
 
 _TOKEN = re.compile(r"""(?P<marker>^\#[^\n]*$)|(?P<str>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')"""
                     r"""|(?P<num>\d[\w.]*)|(?P<id>[A-Za-z_]\w*)|(?P<p>[{}()\[\];=,])""", re.M)
-_LINE_MARKER = re.compile(r"^#\s*\d")
 # gcc's line markers, `# 12 "path" flags` (a quote or backslash in the path escaped): line, path.
 LINE_MARKER = re.compile(r'^#\s*(\d+)\s+"((?:[^"\\]|\\.)*)"', re.M)
 _BRACES = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|[{}]""")
@@ -74,7 +73,7 @@ def prune_decls(text: str, main_file: str, memo=None):
             d.start, d.end = d.start + size - last, d.end + size - last
             kept.append(d)
             continue
-        out += [text[last:d.start], _blank(text[d.start:d.end], text[d.end:d.end + 1] != "\n")]
+        out += [text[last:d.start], blank_span(text[d.start:d.end], text[d.end:d.end + 1] != "\n")]
         size, last = size + len(out[-2]) + len(out[-1]), d.end
     out.append(text[last:])
     return "".join(out), kept
@@ -111,12 +110,12 @@ def _headers_end(text: str, main_file: str) -> int:
     return 0
 
 
-def _blank(span: str, pad: bool) -> str:
+def blank_span(span: str, pad: bool) -> str:
     """The span's line markers on their lines, every other line empty; its last line spaces,
     if more follows on that line, so that keeps its column (a macro can put many functions on
     one line)."""
     lines = span.split("\n")
-    out = [ln if _LINE_MARKER.match(ln) else "" for ln in lines[:-1]]
+    out = [ln if LINE_MARKER.match(ln) else "" for ln in lines[:-1]]
     return "\n".join(out + [" " * len(lines[-1]) if pad else ""])
 
 

@@ -75,7 +75,8 @@ def test_unbalanced_text_is_left_alone():
 
 
 def test_a_wrong_guess_falls_back_to_the_whole_text(monkeypatch):
-    monkeypatch.setattr(parse_mod, "prune_decls", lambda text, path, memo=None: ("int broken(;\n", []))
+    monkeypatch.setattr(parse_mod, "prune_decls",
+                        lambda text, path, memo=None: ("int broken(;\n", []))
     tu = parse_text(TEXT, "/src/main.c")
     assert [d.decl.name for d in tu.ast.ext[-2:]] == ["f", "g"]
 
