@@ -38,8 +38,9 @@ def _result(ctx, data, rules, g, rv, summary) -> None:
     new = [(loc, gl) for loc, gl in locs if loc.root in data.new_locs]
     # Error pointers are failures, as null is (NOTE [error-pointers]).
     other = [(loc, gl) for loc, gl in locs if loc.root not in data.new_locs and loc.origin != "int"]
-    other_possible = ctx.can(g, ctx.c.OR_all(gl for _, gl in other))
-    if new and not other_possible and ctx.can(g, ctx.c.OR_all(gl for _, gl in new)):
+    # Only an allocator's result needs the queries (one over the whole exit formula each).
+    if new and not ctx.can(g, ctx.c.OR_all(gl for _, gl in other)) and \
+            ctx.can(g, ctx.c.OR_all(gl for _, gl in new)):
         if all(not ctx.can(g, gl, rules.escaped(loc.root, frozenset({RET})))
                for loc, gl in new):
             summary["allocator"] = True
