@@ -42,7 +42,9 @@ def ite(c: Circuit, cond: int, a: BitVec, b: BitVec) -> BitVec:
         return a
     if cond == FALSE:
         return b
-    return BitVec(tuple(c.ITE(cond, x, y) for x, y in zip(a.bits, b.bits)), a.signed)
+    ite_ = c.ITE   # equal bits (most, at a join) skip the call: ITE(c, x, x) = x
+    return BitVec(tuple(x if x == y else ite_(cond, x, y) for x, y in zip(a.bits, b.bits)),
+                  a.signed)
 
 
 def nonzero(c: Circuit, a: BitVec) -> int:

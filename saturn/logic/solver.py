@@ -10,6 +10,13 @@ SOLVER_NAME = "cadical153"
 # escape questions at ~0.9 s a query (1.7M variables to assign each time).
 WHICH_MAY_ROUNDS = 12
 WHICH_MAY_CONFLICTS = 5_000   # per model; zlib-ng's inflate spent ~10 s a query otherwise
+# NOTE [model-budget]: and propagations per model, where the solver counts them (Glucose, the
+# model solver). A model of a big formula can take a few thousand conflicts at milliseconds each
+# (whereScanNext: 26 M propagations, 8.8 s, for the first of seven escape questions, all
+# possible in the end), while the questions that come out impossible — the ones that sharpen
+# a summary — were refuted within a few hundred conflicts. A literal given up on takes the
+# caller's conservative answer and the rest are asked together.
+WHICH_MAY_PROPAGATIONS = 1_500_000
 # Past about this many variables a model can cost 10-70 s however few its conflicts (zlib-ng's
 # inflate, 1.7 M: seven escape queries took 220 s, two sign queries 130 s; inflateBack, 0.9 M:
 # 3.5 s a query): questions that only sharpen a summary, where a conservative answer exists,
@@ -56,6 +63,7 @@ class Session:
         self.circuit = circuit
         self.solver = Solver(name=name)
         self.conflict_budget = conflict_budget
+        self.prop_budget: int | None = None   # with `budget`, where the solver has one
         self.queries = 0
 
     def close(self) -> None:
@@ -87,6 +95,8 @@ class Session:
         if limit is None:
             return self.solver.solve(assumptions=lits)
         self.solver.conf_budget(limit)
+        if budget is not None and self.prop_budget is not None:
+            self.solver.prop_budget(self.prop_budget)
         result = self.solver.solve_limited(assumptions=lits)
         if result is None:
             if budget is not None:
@@ -113,13 +123,13 @@ class Session:
         side = _ModelSolver(self.circuit) if rounds and self.circuit.nvars > MODEL_SOLVER_VARS \
             and any(k is None for k in known) else None
         try:
-            self._rounds(side or self, lits, known, under, rounds)
+            self._rounds(side or self, lits, known, under, rounds, otherwise)
         finally:
             if side is not None:
                 side.close()
         return [otherwise if k is None else k for k in known]
 
-    def _rounds(self, solver, lits, known, under, rounds) -> None:
+    def _rounds(self, solver, lits, known, under, rounds, otherwise) -> None:
         """On the model solver, one literal at a time until one cannot hold, then the rest's
         disjunction: a model of a disjunction rarely settles more than one of it, and finding
         one took longer than a model of a single literal (whereScanNext: 21 s vs 10.7 s)."""
@@ -131,11 +141,14 @@ class Session:
             solver.solver.set_phases(open_)
             ask = open_[0] if single else self.circuit.OR_all(open_)
             model = solver.may(ask, *under, observe=open_, budget=WHICH_MAY_CONFLICTS)
-            if model is UNKNOWN:
+            if model is UNKNOWN and not single:
                 return
-            if model is None and single:
-                single = False   # this one cannot hold; ask whether any of the rest can
-                known[:] = [False if lits[i] == ask else k for i, k in enumerate(known)]
+            if single and (model is None or model is UNKNOWN):
+                # Settled (cannot hold) or given up on (the caller's answer); either way ask
+                # whether any of the rest can: refutations are cheap where models are not.
+                single = False
+                answer = False if model is None else otherwise
+                known[:] = [answer if lits[i] == ask else k for i, k in enumerate(known)]
                 continue
             for i, k in enumerate(known):
                 if k is None:
@@ -154,6 +167,7 @@ class _ModelSolver(Session):
     def __init__(self, circuit: Circuit):
         super().__init__(circuit, name=MODEL_SOLVER)
         self.emitted: set[int] = set()
+        self.prop_budget = WHICH_MAY_PROPAGATIONS
 
     def _cone(self, lits) -> list[list[int]]:
         return self.circuit.cone_cnf(lits, self.emitted)

@@ -63,8 +63,9 @@ def ite(c: Circuit, cond: int, a: GLS, b: GLS) -> GLS:
     ea, eb = a.entries, b.entries
     if len(ea) == len(eb) and all(x[0] is y[0] for x, y in zip(ea, eb)):
         # The same locations (the common case at joins): pairwise, no dictionaries.
-        ite_ = c.ITE
-        return GLS((l, g) for (l, x), (_, y) in zip(ea, eb) if (g := ite_(cond, x, y)) != FALSE)
+        ite_ = c.ITE   # equal guards skip the call, as in bitvec.vec.ite
+        return GLS((l, g) for (l, x), (_, y) in zip(ea, eb)
+                   if (g := x if x == y else ite_(cond, x, y)) != FALSE)
     # By key, not guard_of: a chain of ites over sets of hundreds of locations was quadratic.
     ga = {_key(l): g for l, g in a.entries}
     gb = {_key(l): g for l, g in b.entries}

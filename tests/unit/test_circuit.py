@@ -50,3 +50,26 @@ def test_which_may_on_the_model_solver_agrees(monkeypatch):
         answers.append(s.which_may(lits, u, otherwise=None))
         s.close()
     assert answers[0] == answers[1] == [True, False, True, True, False, False, True, False]
+
+
+def test_which_may_gives_up_on_one_model_and_still_refutes_the_rest(monkeypatch):
+    """NOTE [model-budget]: a literal whose model is over budget takes the caller's answer; the
+    others are still asked, and the impossible ones come out impossible."""
+    from saturn.logic import solver as S
+    monkeypatch.setattr(S, "MODEL_SOLVER_VARS", 0)
+    real, calls = S._ModelSolver.may, []
+
+    def may(self, *lits, observe=(), budget=None):
+        calls.append(lits)
+        return S.UNKNOWN if len(calls) == 1 else real(self, *lits, observe=observe, budget=budget)
+    monkeypatch.setattr(S._ModelSolver, "may", may)
+    c = Circuit()
+    a, b, u = c.new_var(), c.new_var(), c.new_var()
+    s = Session(c)
+    lits = [c.AND(a, u), c.AND(b, -u), c.AND(-a, b), c.AND(a, -b)]
+    got = s.which_may(lits, u, otherwise="open")
+    first = sorted(lits)[0]   # the first question is about the smallest open literal
+    want = {c.AND(a, u): True, c.AND(b, -u): False, c.AND(-a, b): True, c.AND(a, -b): True}
+    want[first] = "open"
+    assert got == [want[x] for x in lits]
+    assert len(calls) >= 2
