@@ -18,7 +18,7 @@ class Circuit:
     def __init__(self):
         self.nvars = 1
         self._gates: dict[tuple, int] = {}
-        self.defs: dict[int, tuple] = {}      # var -> (kind, inputs...)
+        self.defs: list = [None, None]        # var -> (kind, inputs...), None for an input
         self._emitted: set[int] = {1}
         self.pending: list[list[int]] = [[TRUE]]
         self.required: list[list[int]] = [[TRUE]]   # every `require`d clause (cone_cnf)
@@ -26,6 +26,7 @@ class Circuit:
 
     def new_var(self) -> int:
         self.nvars += 1
+        self.defs.append(None)
         if self.budget_vars is not None and self.nvars > self.budget_vars:
             raise BudgetExceeded("formula size")
         return self.nvars
@@ -35,10 +36,12 @@ class Circuit:
 
     def _gate(self, key: tuple) -> int:
         lit = self._gates.get(key)
-        if lit is None:
-            lit = self.new_var()
+        if lit is None:   # new_var, inlined: millions of calls in a big function
+            self.nvars = lit = self.nvars + 1
+            if self.budget_vars is not None and lit > self.budget_vars:
+                raise BudgetExceeded("formula size")
             self._gates[key] = lit
-            self.defs[lit] = key
+            self.defs.append(key)
         return lit
 
     def AND(self, a: int, b: int) -> int:
@@ -124,7 +127,7 @@ class Circuit:
             if v in emitted:
                 continue
             emitted.add(v)
-            d = defs.get(v)
+            d = defs[v]
             if d is None:
                 continue
             kind = d[0]

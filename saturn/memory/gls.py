@@ -66,12 +66,35 @@ def ite(c: Circuit, cond: int, a: GLS, b: GLS) -> GLS:
         ite_ = c.ITE   # equal guards skip the call, as in bitvec.vec.ite
         return GLS((l, g) for (l, x), (_, y) in zip(ea, eb)
                    if (g := x if x == y else ite_(cond, x, y)) != FALSE)
-    # By key, not guard_of: a chain of ites over sets of hundreds of locations was quadratic.
-    ga = {_key(l): g for l, g in a.entries}
-    gb = {_key(l): g for l, g in b.entries}
-    locs = {_key(l): l for l, _ in a.entries + b.entries}
-    return GLS((locs[k], g) for k in sorted(locs)
-               if (g := c.ITE(cond, ga.get(k, FALSE), gb.get(k, FALSE))) != FALSE)
+    return GLS(_union(c.ITE, cond, ea, eb))
+
+
+def _union(ite_, cond, ea, eb) -> list:
+    """ITE(cond, a, b) location by location: one walk over both entry lists (each ordered by
+    key), the gates made in key order as before (NOTE [gate-order]). (A chain of ites over
+    sets of hundreds of locations was quadratic by guard_of; by dictionaries, ~40 % of
+    selectExpander's merges.)"""
+    out, i, j, na, nb = [], 0, 0, len(ea), len(eb)
+    while i < na and j < nb:
+        la, ga = ea[i]
+        lb, gb = eb[j]
+        ka = -1 if la is None else la.uid
+        kb = -1 if lb is None else lb.uid
+        if ka == kb:
+            g = ga if ga == gb else ite_(cond, ga, gb)
+            i += 1
+            j += 1
+        elif ka < kb:
+            lb, g = la, ite_(cond, ga, FALSE)
+            i += 1
+        else:
+            g = ite_(cond, FALSE, gb)
+            j += 1
+        if g != FALSE:
+            out.append((lb, g))
+    out += [(l, g) for l, x in ea[i:] if (g := ite_(cond, x, FALSE)) != FALSE]
+    out += [(l, g) for l, y in eb[j:] if (g := ite_(cond, FALSE, y)) != FALSE]
+    return out
 
 
 def select(c: Circuit, choices) -> GLS:

@@ -132,7 +132,7 @@ class Environment:
                 if len(found) > 1:
                     return None
                 continue
-            d = defs.get(v)
+            d = defs[v]
             if d is not None:
                 stack.extend(abs(x) for x in d[1:])
         return next(iter(found)) if found else None
