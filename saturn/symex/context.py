@@ -83,6 +83,7 @@ class FunctionContext:
         self.ev.store_hooks.clear()
         self.data.pop("<states>", None)
         self.guards.dispose()
+        self.c.release()
 
     # -- logic ----------------------------------------------------------------------------------
     def lit(self, guard) -> int:
