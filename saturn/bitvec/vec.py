@@ -42,7 +42,7 @@ def ite(c: Circuit, cond: int, a: BitVec, b: BitVec) -> BitVec:
         return a
     if cond == FALSE:
         return b
-    ite_ = c.ITE   # equal bits (most, at a join) skip the call: ITE(c, x, x) = x
+    ite_ = c.ITE   # equal bits skip the call: ITE(c, x, x) = x
     return BitVec(tuple(x if x == y else ite_(cond, x, y) for x, y in zip(a.bits, b.bits)),
                   a.signed)
 

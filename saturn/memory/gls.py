@@ -70,10 +70,9 @@ def ite(c: Circuit, cond: int, a: GLS, b: GLS) -> GLS:
 
 
 def _union(ite_, cond, ea, eb) -> list:
-    """ITE(cond, a, b) location by location: one walk over both entry lists (each ordered by
-    key), the gates made in key order as before (NOTE [gate-order]). (A chain of ites over
-    sets of hundreds of locations was quadratic by guard_of; by dictionaries, ~40 % of
-    selectExpander's merges.)"""
+    """ITE(cond, a, b) location by location, in one walk over both entry lists (each ordered by
+    key), making the gates in key order (NOTE [gate-order]). Not by guard_of: a chain of ites
+    over sets of hundreds of locations was quadratic."""
     out, i, j, na, nb = [], 0, 0, len(ea), len(eb)
     while i < na and j < nb:
         la, ga = ea[i]
@@ -81,17 +80,17 @@ def _union(ite_, cond, ea, eb) -> list:
         ka = -1 if la is None else la.uid
         kb = -1 if lb is None else lb.uid
         if ka == kb:
-            g = ga if ga == gb else ite_(cond, ga, gb)
+            loc, g = la, ga if ga == gb else ite_(cond, ga, gb)
             i += 1
             j += 1
         elif ka < kb:
-            lb, g = la, ite_(cond, ga, FALSE)
+            loc, g = la, ite_(cond, ga, FALSE)
             i += 1
         else:
-            g = ite_(cond, FALSE, gb)
+            loc, g = lb, ite_(cond, FALSE, gb)
             j += 1
         if g != FALSE:
-            out.append((lb, g))
+            out.append((loc, g))
     out += [(l, g) for l, x in ea[i:] if (g := ite_(cond, x, FALSE)) != FALSE]
     out += [(l, g) for l, y in eb[j:] if (g := ite_(cond, FALSE, y)) != FALSE]
     return out
