@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from .cfront.discover import Discovery, relative_to
 from .cfront.pipeline import preprocessed
 from .cfront.preprocess import FrontEndError, preprocess
-from .cfront.parse import no_gc
 from .cfront.unitcache import lower_text
+from .collector import no_gc
 from .interproc import pools, schedule
 from .ir.program import Program
 from .logic.circuit import BudgetExceeded

@@ -1,13 +1,12 @@
 """Parsing preprocessed text into a pycparser AST."""
 from __future__ import annotations
 
-import gc
 import re
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 from pycparser import c_ast
 
+from ..collector import no_gc
 from .gnu_parser import SaturnParser
 from .preprocess import FrontEndError, text_hash
 from .prune import prune_decls
@@ -21,19 +20,6 @@ class TranslationUnit:
     ast: c_ast.FileAST
     text_hash: str
     lines: int
-
-
-@contextmanager
-def no_gc():
-    """The cyclic collector off while many small objects are made and kept (parsing ~30 %,
-    unpickling ~5x, lowering with a kernel file's AST alive ~60 % of the time otherwise)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def parse_text(text: str, path: str, bodies=None) -> TranslationUnit:

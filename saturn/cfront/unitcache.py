@@ -16,10 +16,11 @@ import pickle
 import sys
 
 from ..codehash import code_fingerprint
+from ..collector import no_gc
 from .discover import relative_to
 from .bodycache import BodyCache
 from .files import write_atomically
-from .parse import no_gc, parse_text
+from .parse import parse_text
 from .preprocess import text_hash
 
 

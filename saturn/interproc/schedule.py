@@ -43,7 +43,7 @@ def run(program, runner, jobs: int, on_done, cached=None, pool=None) -> None:
         if not running:
             if plan.idle():
                 return
-            continue
+            continue   # (run here: what it recorded may have made more ready)
         for fut in sorted(pool.wait_any(running), key=lambda f: running[f]):
             plan.record(running.pop(fut), fut.result())
 
@@ -105,8 +105,8 @@ class _Plan:
         i, p = self.place[key]
         out = {}
         for c in sorted(self.program.functions[key].callees):
-            if c in self.summaries and (self.place.get(c, (None,))[0] != i or
-                                        self.place[c][1] < p):
+            unit, at = self.place.get(c, (None, 0))
+            if c in self.summaries and (unit != i or at < p):   # not a later member's
                 out[c] = self.summaries[c]
         return out
 
