@@ -31,6 +31,7 @@ from .gnu_parser import SaturnParser
 from .prune import LINE_MARKER, blank_span
 
 _STUB = "__saturn_body_"
+FN_STUB = "__saturn_fn_"   # a definition whose lowered IR is cached: NOTE [function-cache]
 
 
 def _relative(file, line, column):
@@ -53,16 +54,23 @@ class _Loader(pickle.Unpickler):
 class BodyCache:
     def __init__(self, directory: str, salt: str):
         self.directory, self.salt = os.path.join(directory, "bodies"), salt
+        self.cache_dir = directory
         os.makedirs(self.directory, exist_ok=True)
 
-    def parse(self, text: str, decls, path: str) -> c_ast.FileAST | None:
+    def parse(self, text: str, decls, path: str, stubs=frozenset()) -> c_ast.FileAST | None:
         """The text's AST with the cached declarations put in, the others saved; None when the
         stubbed text does not parse or a stub went missing (the caller parses it all). Raises
-        as the parser does when nothing was cached."""
-        spans = _spans(text, decls)
+        as the parser does when nothing was cached. `stubs`: the indices of the definitions
+        whose lowered IR is cached (NOTE [function-cache]), parsed as `int FN_STUB<i>;`."""
+        spans = decl_spans(text, decls)
         keys, hits, pieces, last = {}, {}, [], 0
         for i, (d, (file, base, _)) in enumerate(zip(decls, spans)):
-            key = self._key(text, d, file, base) if _cacheable(d) else None
+            if i in stubs:
+                pieces += [text[last:d.start],
+                           f"int {FN_STUB}{i};" + blank_span(text[d.start:d.end], False)]
+                last = d.end
+                continue
+            key = self.key(text, d, file, base) if _cacheable(d) else None
             if key is None:
                 continue
             keys[i] = (key, base)
@@ -76,7 +84,7 @@ class BodyCache:
         try:
             ast = SaturnParser().parse("".join(pieces), path)
         except Exception:
-            if not hits:
+            if not hits and not stubs:
                 raise   # the pruned text itself does not parse: no second try of it
             return None
         ext = _splice(ast.ext, hits)
@@ -107,7 +115,7 @@ class BodyCache:
     def _hash(self, *parts: str) -> str:
         return hashlib.sha256("\0".join((self.salt,) + parts).encode()).hexdigest()[:40]
 
-    def _key(self, text: str, d, file: str, base: int) -> str | None:
+    def key(self, text: str, d, file: str, base: int) -> str | None:
         chunk = text[d.start:d.end]
         if text[d.end:d.end + 1] not in ("\n", ""):
             return None
@@ -157,7 +165,7 @@ def _write(path: str, data: bytes) -> None:
     write_atomically(path, data)
 
 
-def _spans(text: str, decls) -> list[tuple[str, int, int]]:
+def decl_spans(text: str, decls) -> list[tuple[str, int, int]]:
     """(file, first line, last line) of each declaration, as the line markers give them."""
     markers = list(LINE_MARKER.finditer(text))
     at = [0, "", 1, 0]   # the next marker, and the file and line at a position

@@ -20,23 +20,31 @@ class TranslationUnit:
     ast: c_ast.FileAST
     text_hash: str
     lines: int
+    pruned: str | None = None   # the text the AST was parsed from, split into `decls` (None:
+    decls: list | None = None   # the whole text was parsed), and the definitions parsed as
+    stubs: set | None = None    # stubs: NOTE [function-cache]
 
 
-def parse_text(text: str, path: str, bodies=None) -> TranslationUnit:
+def parse_text(text: str, path: str, bodies=None, functions=None) -> TranslationUnit:
     """Parse preprocessed text, with the declarations and header scan `bodies` (a BodyCache)
-    has (NOTE [body-cache], NOTE [header-scan]); raise FrontEndError with
+    has (NOTE [body-cache], NOTE [header-scan]) and, for the definitions `functions` (a
+    FunctionCache) has lowered, stubs; raise FrontEndError with
     `file:line:col: error: ...`."""
     with no_gc():
         pruned, decls = prune_decls(text, path, bodies)
+        stubs = functions.predict(pruned, decls) if functions is not None and decls else set()
         try:
-            ast = bodies.parse(pruned, decls, path) if bodies is not None and decls else None
-            ast = ast or SaturnParser().parse(pruned, path)
+            ast = bodies.parse(pruned, decls, path, stubs) \
+                if bodies is not None and decls else None
+            if ast is None:
+                ast, stubs = SaturnParser().parse(pruned, path), set()
         except Exception:  # NOTE [lazy-headers]: a wrong guess costs time, not the file
             try:
-                ast = SaturnParser().parse(text, path)
+                ast, decls = SaturnParser().parse(text, path), None
             except Exception as exc:  # pycparser raises ParseError, and sometimes plain errors
                 raise FrontEndError(_compiler_style(str(exc), path)) from None
-    return TranslationUnit(path, ast, text_hash(text), text.count("\n"))
+    return TranslationUnit(path, ast, text_hash(text), text.count("\n"),
+                           pruned if decls else None, decls or None, stubs if decls else set())
 
 
 def _compiler_style(message: str, path: str) -> str:

@@ -5,8 +5,8 @@ in worker processes, results handed back in the files' order, so the output does
 Workers return the preprocessed text and leave the lowered unit in the unit cache (NOTE
 [unit-cache] in unitcache.py); the caller then loads it from there. With a unit cache, a file
 whose inputs are unchanged is not preprocessed at all: its unit's key comes back instead of its
-text (NOTE [direct-mode] in direct.py). Without a cache, or with one worker, the parsing and
-lowering run in this process.
+text (NOTE [direct-mode] in direct.py). Without a cache, with one worker, or with only one
+file changed, the parsing and lowering run in this process.
 """
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import multiprocessing
 import time
 from concurrent.futures import ProcessPoolExecutor
 
+from ..collector import no_gc
 from .preprocess import FrontEndError, command, preprocess
 
 
@@ -36,22 +37,39 @@ def _front(src, std, cache_dir, root, lower: bool):
         return None, None, str(exc)
     if lower:
         try:
-            cache.unit(text, src.path)
+            with no_gc():   # the unit is dropped before the collector could walk it
+                cache.unit(text, src.path)
         except (FrontEndError, RecursionError):
             pass  # the caller tries again and reports the error itself
     return text, None, None
 
 
+def _known(src, std, cache_dir) -> str | None:
+    """The unit key of a file whose preprocessing inputs are unchanged (NOTE [direct-mode])."""
+    from .direct import Manifests
+    try:
+        return Manifests(cache_dir).lookup(command(src, std), src)
+    except FrontEndError:
+        return None
+
+
 def preprocessed(files, std, jobs: int = 1, unit_cache=None, root="."):
     """Yield (source, text, unit key, error message) in the order of `files`; one of the
-    three is not None."""
+    three is not None. Workers are started only for two changed files or more: one is
+    lowered here (a re-check after an edit), and unchanged ones need no work."""
     cache_dir = unit_cache.directory if unit_cache is not None else None
-    if jobs <= 1 or len(files) <= 1 or cache_dir is None:
-        for src in files:
-            yield src, *_front(src, std, cache_dir, root, False)
+    known = [_known(src, std, cache_dir) for src in files] if cache_dir is not None else \
+        [None] * len(files)
+    changed = [src for src, key in zip(files, known) if key is None]
+    if jobs <= 1 or len(changed) <= 1:
+        for src, key in zip(files, known):
+            yield (src, None, key, None) if key is not None else \
+                (src, *_front(src, std, cache_dir, root, False))
         return
     ctx = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=min(jobs, len(files)), mp_context=ctx) as pool:
-        futures = [pool.submit(_front, src, std, cache_dir, root, True) for src in files]
-        for src, fut in zip(files, futures):
-            yield src, *fut.result()
+    with ProcessPoolExecutor(max_workers=min(jobs, len(changed)), mp_context=ctx) as pool:
+        futures = {id(src): pool.submit(_front, src, std, cache_dir, root, True)
+                   for src in changed}
+        for src, key in zip(files, known):
+            yield (src, None, key, None) if key is not None else \
+                (src, *futures[id(src)].result())

@@ -19,6 +19,7 @@ from ..codehash import code_fingerprint
 from ..collector import no_gc
 from .discover import relative_to
 from .bodycache import BodyCache
+from .fncache import FunctionCache, load_blob
 from .files import write_atomically
 from .parse import parse_text
 from .preprocess import text_hash
@@ -30,18 +31,29 @@ def _code_fingerprint() -> str:
     return code_fingerprint("saturn/cfront", "saturn/ir", extra=pycparser.__version__)
 
 
-def lower_text(text: str, path: str, root: str, bodies=None):
-    """Parse (with a BodyCache's definitions, NOTE [body-cache]) and lower one unit into a
-    program of its own."""
+def lower_text(text: str, path: str, root: str, bodies=None, predict: bool = True):
+    """Parse (with a BodyCache's definitions, NOTE [body-cache], and the function cache next to
+    it, NOTE [function-cache]) and lower one unit into a program of its own."""
     from ..ir.digest import ir_digest
     from ..ir.lower import lower_unit
     from ..ir.program import Program
     unit = Program()
+    functions = None if bodies is None else \
+        FunctionCache(bodies.cache_dir, "\0".join([bodies.salt, path, root]), bodies)
     # One pass of the collector, at the end (~0.8 s on SQLite for each more), and after the
     # syntax tree is gone (it has no cycles: counting references frees it).
     with no_gc():
-        tu = parse_text(text, path, bodies)
-        lower_unit(unit, tu.ast, path, relative_to(root))
+        tu = parse_text(text, path, bodies, functions if predict else None)
+        if functions is not None:
+            functions.start(tu.pruned or "", tu.decls or [], tu.stubs or set())
+        tags = lower_unit(unit, tu.ast, path, relative_to(root),
+                          functions if tu.decls else None)
+        if functions is not None and functions.failed:   # rare: predicted wrongly
+            del tu, unit
+            return lower_text(text, path, root, bodies, predict=False)
+        if functions is not None:
+            functions.finish()
+        unit.packing = (tags, functions.blobs if functions is not None else {})
         for fn in unit.functions.values():
             ir_digest(fn)   # kept with the unit: a re-check need not walk the IR again
         unit.lines = tu.lines
@@ -61,7 +73,7 @@ class UnitCache:
         """The unit cached under `key`, or None."""
         try:
             with no_gc(), open(os.path.join(self.directory, key + ".pickle"), "rb") as fh:
-                return pickle.load(fh)
+                return _unpack(pickle.load(fh))
         except Exception:  # missing, or damaged in any way: lowered again and rewritten
             return None
 
@@ -77,8 +89,36 @@ class UnitCache:
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 50000))
         try:
             with no_gc():   # pickling SQLite's unit: 3.6 s with the collector on, 1.5 s off
-                data = pickle.dumps(unit, protocol=pickle.HIGHEST_PROTOCOL)
+                data = _pack(unit)
             write_atomically(file, data)
         except (RecursionError, pickle.PickleError):
             pass   # not cached: lowered again next time
         return unit
+
+
+# NOTE [packed-units]: a unit's functions that came from or went into the function cache (NOTE
+# [function-cache]) are stored as their cache entries' bytes, not pickled again with the rest:
+# pickling SQLite's whole unit was 2.2 s of a one-function re-check. Loading resolves them
+# against the unit's own struct tags and globals, as the lowering did.
+_PACKED = "saturn-unit-2"
+
+
+def _pack(unit) -> bytes:
+    tags, blobs = unit.__dict__.pop("packing", ({}, {}))
+    functions = unit.functions
+    packed = {k: blobs[k][1:] for k, fn in functions.items() if k in blobs and blobs[k][0] is fn}
+    unit.functions = {k: (None if k in packed else fn) for k, fn in functions.items()}
+    try:
+        return pickle.dumps((_PACKED, unit, tags, packed), protocol=pickle.HIGHEST_PROTOCOL)
+    finally:
+        unit.functions = functions
+
+
+def _unpack(data):
+    tag, unit, tags, blobs = data
+    if tag != _PACKED:
+        raise ValueError("not a packed unit")
+    for key, fn in unit.functions.items():
+        if fn is None:
+            unit.functions[key] = load_blob(blobs[key][1], tags, unit.globals, blobs[key][0])[0]
+    return unit

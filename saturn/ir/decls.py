@@ -51,6 +51,7 @@ class TypeResolver:
     def __init__(self, expr_type=None):
         self.expr_type = expr_type
         self.consts = ConstEval(self)
+        self.outer_completions = 0   # tags completed in an enclosing scope (ir/lower.py)
 
     def resolve(self, node, scope: Scope) -> T.CType:
         fn = getattr(self, "_t_" + type(node).__name__, None)
@@ -141,6 +142,8 @@ class TypeResolver:
             (scope if node.decls is not None or node.name is None else self._tag_scope(scope, tag)
              ).tags[tag] = st
         if node.decls is not None and not st.complete:
+            if scope.tags.get(tag) is not st:   # a tag of an outer scope: NOTE [function-cache]
+                self.outer_completions += 1
             st.complete_with(self._fields(node.decls, scope), packed="packed" in _attr_names(node))
         return st
 

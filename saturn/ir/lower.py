@@ -14,21 +14,23 @@ from .lower_call import CallLowering
 from .lower_expr import ExprLowering
 from .lower_init import InitLowering
 from .lower_stmt import StmtLowering
-from .program import GlobalVar, Program, mark_uses
+from .program import GlobalVar, Program, global_uses, mark_uses
 
 
 class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
     """Lowers one translation unit; a fresh Builder per function (the file scope has its own)."""
 
-    def __init__(self, program: Program, tu_path: str, relpath=os.path.relpath):
+    def __init__(self, program: Program, tu_path: str, relpath=os.path.relpath, fn_cache=None):
         self.program, self.tu_path, self.relpath = program, tu_path, relpath
+        # NOTE [function-cache] (cfront/fncache.py): what a body writes outside itself.
+        self.fn_cache, self.body_effects, self.new_statics = fn_cache, False, []
         self.types = TypeResolver(self.expr_type_in)
         self.file_scope = self.scope = Scope()
         self.b = Builder(tu_path)
         self.breaks, self.continues, self.switches, self.labels = [], [], [], {}
         self.cleanups, self.break_levels, self.continue_levels = [], [], []  # NOTE [cleanup]
         self.rv_sym, self.exit_block, self.fn_key = None, None, ""
-        self.all_stmts: list = []
+        self.written, self.taken = set(), set()   # globals' keys, for mark_uses
         # NOTE [lazy-headers]: bodies defined in headers are lowered only when a function of
         # this file calls them (directly or not), and once per program — a kernel file sees
         # thousands of static inlines and calls a few dozen.
@@ -64,7 +66,7 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
                 if fdef is not None and callee not in self.program.functions:
                     self.guarded(self.function, fdef, True)
                     pending.append(callee)
-        mark_uses(self.program, self.all_stmts)
+        mark_uses(self.program, self.written, self.taken)
 
     def guarded(self, lower, node, *args) -> None:
         try:
@@ -93,6 +95,7 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
 
     def declare_extern(self, node, t) -> None:
         """A function prototype or an `extern` object declaration, at any scope."""
+        self.body_effects |= self.scope is not self.file_scope
         if isinstance(t, T.FuncT):
             prev = self.file_scope.lookup(node.name)
             static = "static" in (node.storage or [])
@@ -129,6 +132,13 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
         return g
 
     def file_decl(self, node) -> None:
+        stub = self.fn_cache.stub_index(node.name) if self.fn_cache is not None and \
+            node.name else None
+        if stub is not None:   # a definition whose IR is cached (NOTE [function-cache])
+            got = self.fn_cache.stubbed(self, stub)
+            if got is not None:
+                self.install(*got)
+            return
         t = self.types.resolve(node, self.scope)
         if node.name is None:
             return
@@ -152,6 +162,7 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
         key = f"{self.coord(node).file}:{self.fn_key.rsplit(':', 1)[-1]}.{node.name}"
         sym = N.Symbol(node.name, t, "global", new_uid(), key=key)
         g = self.program.add_global(GlobalVar(sym, self.coord(node).file, True))
+        self.new_statics.append(g)
         self.scope.names[node.name] = g.sym
         if node.init is not None:
             saved = self.b.cur
@@ -171,15 +182,48 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
             if key not in self.program.functions:
                 self.deferred.setdefault(key, fdef)
             return
+        slot = self.fn_cache.slot(decl) if self.fn_cache is not None and not now else None
+        got = slot.load(self) if slot is not None else None
+        if got is not None:
+            self.install(*got[:3])
+        else:
+            self.definition(fdef, decl, ftype, key, slot)
+
+    def definition(self, fdef, decl, ftype, key: str, slot) -> None:
+        """Lower a function's body; hand it to the function cache's `slot`, if any."""
+        mark, self.body_effects, self.new_statics = self.effects_mark(), False, []
         saved_b = self.b
         self.b, self.fn_key, self.fn_name, self.labels = Builder(self.tu_path), key, decl.name, {}
         self.scope = Scope(self.file_scope)
         try:
             fn = self.function_body(fdef, decl, ftype, key)
+        except BaseException:
+            if slot is not None:   # NOTE [function-cache]: later contexts hold all its text
+                slot.save(self, None, [], ((), ()), False)
+            raise
         finally:
             self.b, self.scope = saved_b, self.file_scope
+        uses = self.install(fn, [])
+        if slot is not None:
+            slot.save(self, fn, self.new_statics, uses,
+                      not self.body_effects and mark == self.effects_mark())
+
+    def effects_mark(self) -> tuple:
+        """What lowering a pure body leaves as it was (NOTE [function-cache])."""
+        return (len(self.file_scope.names), len(self.file_scope.tags),
+                self.types.outer_completions, len(self.program.lock_annotations))
+
+    def install(self, fn: N.Function, statics: list, uses=None) -> tuple:
+        """Add a function lowered now or taken from the cache; its global_uses."""
+        for g in statics:
+            self.program.add_global(g)
         self.program.add_function(fn)
-        self.lowered.append(key)
+        self.lowered.append(fn.key)
+        if uses is None:
+            uses = global_uses([s for blk in fn.blocks.values() for s in blk.stmts])
+        self.written |= uses[0]
+        self.taken |= uses[1]
+        return uses
 
     def in_main_file(self, node) -> bool:
         c = getattr(node, "coord", None)
@@ -197,8 +241,6 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
         self.b.end(N.Stop())
         self.exit_block.term = N.Stop()
         self.b.prune(entry.id)
-        for blk in self.b.blocks.values():
-            self.all_stmts.extend(blk.stmts)
         coord = self.coord(decl)
         end = max((s.coord.line for blk in self.b.blocks.values() for s in blk.stmts
                    if s.coord.file == coord.file), default=coord.line)
@@ -232,5 +274,9 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
         return params
 
 
-def lower_unit(program: Program, ast: c_ast.FileAST, tu_path: str, relpath=os.path.relpath):
-    Lowerer(program, tu_path, relpath).lower_unit(ast)
+def lower_unit(program: Program, ast: c_ast.FileAST, tu_path: str, relpath=os.path.relpath,
+               fn_cache=None) -> dict:
+    """Lower into `program`; the file scope's struct and union types by tag."""
+    lowerer = Lowerer(program, tu_path, relpath, fn_cache)
+    lowerer.lower_unit(ast)
+    return lowerer.file_scope.tags

@@ -88,9 +88,11 @@ def lvalue_root(lv) -> N.Symbol | None:
     return lv.sym if isinstance(lv, N.VarLv) else None
 
 
-def mark_uses(program: Program, stmts) -> None:
-    """Record which globals are written and which have their address taken."""
-    by_uid = {g.sym.uid: g for g in program.globals.values()}
+def global_uses(stmts) -> tuple[set, set]:
+    """(keys of the globals written, keys of those whose address is taken) in `stmts`: a
+    function's share of `mark_uses`, kept with it in the function cache (NOTE
+    [function-cache] in cfront/fncache.py)."""
+    written, taken = set(), set()
 
     def visit_expr(e):
         stack = [e]
@@ -98,8 +100,8 @@ def mark_uses(program: Program, stmts) -> None:
             x = stack.pop()
             if isinstance(x, N.AddrOf):
                 root = lvalue_root(x.lv)
-                if root is not None and root.uid in by_uid:
-                    by_uid[root.uid].address_taken = True
+                if root is not None and root.kind == "global":
+                    taken.add(root.key)
                 stack.append(x.lv)
             elif isinstance(x, (N.Expr, N.Lvalue)):
                 stack.extend(v for v in vars(x).values() if isinstance(v, (N.Expr, N.Lvalue)))
@@ -116,7 +118,20 @@ def mark_uses(program: Program, stmts) -> None:
             exprs = []
         for t in targets:
             root = lvalue_root(t)
-            if root is not None and root.uid in by_uid:
-                by_uid[root.uid].written = True
+            if root is not None and root.kind == "global":
+                written.add(root.key)
         for e in exprs:
             visit_expr(e)
+    return written, taken
+
+
+def mark_uses(program: Program, written, taken) -> None:
+    """Record which globals are written and which have their address taken."""
+    for key in written:
+        g = program.globals.get(key)
+        if g is not None:
+            g.written = True
+    for key in taken:
+        g = program.globals.get(key)
+        if g is not None:
+            g.address_taken = True

@@ -1,0 +1,116 @@
+"""NOTE [function-cache]: a main-file function's lowered IR is reused while its text and all
+before it (other bodies by their prototypes) are unchanged; what comes out equals a lowering
+with no cache at all, moved functions, impure bodies and damaged entries included. NOTE
+[packed-units]: a unit stored with its functions as cache entries loads back the same."""
+import os
+import pickle
+
+import pytest
+
+from saturn.cfront import unitcache
+from saturn.cfront.bodycache import BodyCache
+from saturn.cfront.fncache import FunctionCache
+
+PRELUDE = ('# 1 "a.c"\nstruct S { int a; };\nint log_at(int);\nint counter;\n'
+           "static int helper(int x) {\n  return x + 1;\n}\n")
+F1 = "int f1(struct S *s) {\n  counter++;\n  return s->a;\n}\n"
+F2 = ("int f2(int x) {\n  static int calls;\n  calls++;\n  if (x)\n"
+      "    return log_at(__LINE__);\n  return helper(x);\n}\n")
+F3 = "int f3(int x) {\n  struct S t;\n  t.a = x;\n  return f1(&t) + f2(x);\n}\n"
+F4 = "int *f4(void) {\n  return &counter;\n}\n"
+
+
+@pytest.fixture
+def caches(tmp_path, monkeypatch):
+    """Every FunctionCache made, in order."""
+    made = []
+
+    class Recorded(FunctionCache):
+        def __init__(self, *args):
+            super().__init__(*args)
+            made.append(self)
+    monkeypatch.setattr(unitcache, "FunctionCache", Recorded)
+    return made
+
+
+def _signature(unit):
+    fns = {k: (f.line, f.end_line, f.digest, f.line_values, f.notes, sorted(f.callees),
+               [str(s.coord) for b in sorted(f.blocks) for s in f.blocks[b].stmts])
+           for k, f in unit.functions.items()}
+    return list(fns), fns, sorted((k, g.written, g.address_taken) for k, g in unit.globals.items())
+
+
+def _preprocessed(text):
+    """`__LINE__` replaced by its line (the marker on line 1 names line 1 the next one), as
+    the preprocessor does."""
+    return "\n".join(ln.replace("__LINE__", str(n)) for n, ln in enumerate(text.split("\n")))
+
+
+def _lower(text, directory=None):
+    text = _preprocessed(text)
+    bodies = BodyCache(str(directory), "salt") if directory is not None else None
+    return _signature(unitcache.lower_text(text, "a.c", ".", bodies))
+
+
+def test_an_edited_body_is_the_only_one_lowered_again(tmp_path, caches):
+    text = PRELUDE + F1 + F2 + F3 + F4
+    assert _lower(text, tmp_path) == _lower(text)
+    assert (caches[0].hits, caches[0].misses) == (0, 5)
+    # f1 edited (one line more): the others come from the cache, those after it moved down
+    # but for f2, whose __LINE__ is another number now
+    edited = text.replace("  counter++;\n", "  counter++;\n  counter--;\n")
+    assert _lower(edited, tmp_path) == _lower(edited)
+    assert (caches[1].hits, caches[1].misses) == (3, 2)
+    assert len(caches[1].stubs) == 3   # helper, f3, f4 were parsed as stubs
+    # unchanged again: everything from the cache
+    assert _lower(edited, tmp_path) == _lower(edited)
+    assert (caches[2].hits, caches[2].misses) == (5, 0)
+
+
+def test_a_changed_declaration_relowers_what_follows_it(tmp_path, caches):
+    text = PRELUDE + F1 + F3
+    _lower(text, tmp_path)
+    edited = text.replace("struct S { int a; };", "struct S { long pad; int a; };")
+    assert _lower(edited, tmp_path) == _lower(edited)
+    assert caches[1].hits == 0
+
+
+def test_an_impure_body_is_part_of_the_context_of_later_ones(tmp_path, caches):
+    # a block-scope prototype, seen by later functions (as the lowering treats it)
+    impure = "void setup(void) {\n  extern long wide(int);\n}\n"
+    user = "long use(void) {\n  return wide(1) >> 40;\n}\n"
+    text = PRELUDE + impure + user
+    assert _lower(text, tmp_path) == _lower(text)
+    narrowed = text.replace("extern long wide(int);", "extern int narrow(int);")
+    assert _lower(narrowed, tmp_path) == _lower(narrowed) != _lower(text)
+    assert (caches[1].hits, caches[1].failed) == (1, False)   # helper only: `use` is lowered
+
+
+def test_a_damaged_entry_has_the_unit_lowered_again_without_stubs(tmp_path, caches):
+    text = PRELUDE + F1 + F3 + F4
+    _lower(text, tmp_path)
+    pack = caches[0].path
+    entries = pickle.load(open(pack, "rb"))
+    for key, entry in entries.items():
+        if not entry:
+            continue   # f3 calls f2 undeclared: an implicit declaration makes it impure
+        first, base, data = pickle.loads(entry)
+        entries[key] = pickle.dumps((first, base, data[:len(data) // 2]))
+    pickle.dump(entries, open(pack, "wb"))
+    assert _lower(text, tmp_path) == _lower(text)
+    assert caches[1].failed and not caches[2].stubs and caches[2].hits == 0
+    assert caches[0].path == caches[2].path and caches[2].misses == 4
+
+
+def test_a_packed_unit_loads_back_the_same(tmp_path, caches):
+    text = _preprocessed(PRELUDE + F1 + F2 + F3 + F4)
+    cache = unitcache.UnitCache(str(tmp_path))
+    made = cache.unit(text, "a.c")
+    key = cache.key(text, "a.c")
+    assert os.path.exists(os.path.join(str(tmp_path), key + ".pickle"))
+    edited = text.replace("  t.a = x;\n", "  t.a = x;\n  t.a++;\n")
+    relowered = cache.unit(edited, "a.c")    # all but f3 from the function cache
+    assert (caches[1].hits, caches[1].misses) == (4, 1)
+    for original, source in ((made, text), (relowered, edited)):
+        loaded = cache.load(cache.key(source, "a.c"))
+        assert _signature(loaded) == _signature(original) == _lower(source)
