@@ -19,7 +19,8 @@ from ..codehash import code_fingerprint
 from ..collector import no_gc
 from .discover import relative_to
 from .bodycache import BodyCache
-from .fncache import FunctionCache, load_blob
+from .fncache import FunctionCache
+from .packed import pack as _pack, unpack as _unpack
 from .files import write_atomically
 from .parse import parse_text
 from .preprocess import text_hash
@@ -95,30 +96,3 @@ class UnitCache:
             pass   # not cached: lowered again next time
         return unit
 
-
-# NOTE [packed-units]: a unit's functions that came from or went into the function cache (NOTE
-# [function-cache]) are stored as their cache entries' bytes, not pickled again with the rest:
-# pickling SQLite's whole unit was 2.2 s of a one-function re-check. Loading resolves them
-# against the unit's own struct tags and globals, as the lowering did.
-_PACKED = "saturn-unit-2"
-
-
-def _pack(unit) -> bytes:
-    tags, blobs = unit.__dict__.pop("packing", ({}, {}))
-    functions = unit.functions
-    packed = {k: blobs[k][1:] for k, fn in functions.items() if k in blobs and blobs[k][0] is fn}
-    unit.functions = {k: (None if k in packed else fn) for k, fn in functions.items()}
-    try:
-        return pickle.dumps((_PACKED, unit, tags, packed), protocol=pickle.HIGHEST_PROTOCOL)
-    finally:
-        unit.functions = functions
-
-
-def _unpack(data):
-    tag, unit, tags, blobs = data
-    if tag != _PACKED:
-        raise ValueError("not a packed unit")
-    for key, fn in unit.functions.items():
-        if fn is None:
-            unit.functions[key] = load_blob(blobs[key][1], tags, unit.globals, blobs[key][0])[0]
-    return unit

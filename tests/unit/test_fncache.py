@@ -10,6 +10,7 @@ import pytest
 from saturn.cfront import unitcache
 from saturn.cfront.bodycache import BodyCache
 from saturn.cfront.fncache import FunctionCache
+from saturn.ir.nodes import Function
 
 PRELUDE = ('# 1 "a.c"\nstruct S { int a; };\nint log_at(int);\nint counter;\n'
            "static int helper(int x) {\n  return x + 1;\n}\n")
@@ -113,4 +114,10 @@ def test_a_packed_unit_loads_back_the_same(tmp_path, caches):
     assert (caches[1].hits, caches[1].misses) == (4, 1)
     for original, source in ((made, text), (relowered, edited)):
         loaded = cache.load(cache.key(source, "a.c"))
+        lazy = [k for k, fn in loaded.functions.items() if "_blob" in fn.__dict__]
+        assert lazy == list(made.functions)   # every body still bytes, until it is read
+        f3 = loaded.functions["f3"]
+        assert f3.callees == {"f1", "f2"} and "_blob" in f3.__dict__
+        plain = pickle.loads(pickle.dumps(f3))   # what a worker gets: the whole function
+        assert type(plain) is Function and "_blob" not in f3.__dict__
         assert _signature(loaded) == _signature(original) == _lower(source)
