@@ -66,3 +66,21 @@ def test_workers_remember_and_lower(tmp_path, monkeypatch):
     assert unit is not None and "f" in unit.functions   # lowered by a worker
     _no_compiler(monkeypatch)
     assert _front(src, tmp_path, jobs=2)[1] == cache.key(text, src.path)
+
+
+def test_one_changed_file_starts_no_workers(tmp_path, monkeypatch):
+    src = _tree(tmp_path)
+    (tmp_path / "b.c").write_text("int g(void) { return 2; }\n")
+    os.utime(tmp_path / "b.c", (PAST, PAST))
+    other = SourceFile(str(tmp_path / "b.c"), (), str(tmp_path))
+    cache = UnitCache(str(tmp_path / "units"), str(tmp_path))
+    list(pipeline.preprocessed([src, other], None, 2, cache, str(tmp_path)))   # both new: pool
+    (tmp_path / "b.c").write_text("int g(void) { return 3; }\n")
+    os.utime(tmp_path / "b.c", (PAST + 60, PAST + 60))
+
+    def no_pool(*args, **kw):
+        raise AssertionError("a worker pool for one changed file")
+    monkeypatch.setattr(pipeline, "ProcessPoolExecutor", no_pool)
+    got = list(pipeline.preprocessed([src, other], None, 2, cache, str(tmp_path)))
+    assert got[0][1] is None and got[0][2] is not None    # a.c: its unit's key
+    assert "return 3;" in got[1][1] and got[1][2] is None  # b.c: its text, lowered here
