@@ -86,7 +86,7 @@ def prune_decls(text: str, main_file: str, memo=None):
 # its hash; the scan goes on from there. Only when that place is between declarations (an
 # #include inside a body or an initializer is not).
 def _scan(text: str, main_file: str, memo) -> list:
-    scanner, cut = _Scanner(main_file), _headers_end(text, main_file) if memo else 0
+    scanner, cut = _Scanner(main_file), headers_end(text, main_file) if memo else 0
     head = memo.get(text[:cut], main_file) if cut else None
     if head is not None:
         scanner.typedefs = set().union(*(d.declared for d in head if d.typedef))
@@ -97,7 +97,7 @@ def _scan(text: str, main_file: str, memo) -> list:
     return decls
 
 
-def _headers_end(text: str, main_file: str) -> int:
+def headers_end(text: str, main_file: str) -> int:
     """Past the last line marker returning to the main file from an #include (gcc's flag 2;
     0 if none). A search from the end: a pass over every marker took 50 ms of a kernel file."""
     at = text.rfind(f'"{main_file}" 2\n')

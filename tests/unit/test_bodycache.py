@@ -76,3 +76,25 @@ def test_long_header_declarations_are_cached_too(tmp_path, monkeypatch):
     loads.clear()
     assert _lowered(edited, cache) == _lowered(edited)
     assert loads == [True, False]
+
+
+def test_the_head_is_parsed_once_and_its_typedefs_known_after_it(tmp_path, monkeypatch):
+    """NOTE [head-cache]: the text up to the main file's return from its last #include."""
+    from saturn.cfront import gnu_parser
+    parsed = []
+    parse = gnu_parser.SaturnParser.parse
+
+    def recorded(self, text, *args, **kw):
+        parsed.append(text)
+        return parse(self, text, *args, **kw)
+    monkeypatch.setattr(gnu_parser.SaturnParser, "parse", recorded)
+    head = ('# 1 "a.c"\n# 1 "h.h" 1\ntypedef struct S { int a; } S;\ntypedef int idx_t;\n'
+            'static inline int get(S *s) { return s->a; }\n# 2 "a.c" 2\n')
+    body = "int f(S *s, idx_t i) {\n  idx_t j = i;\n  return get(s) + j;\n}\n"
+    cache = bodycache.BodyCache(str(tmp_path), "salt")
+    assert _lowered(head + body, cache) == _lowered(head + body)
+    edited = head + body.replace("idx_t j = i;", "idx_t j = i + 1;")
+    parsed.clear()
+    got = _lowered(edited, cache)
+    assert len(parsed) == 1 and "typedef" not in parsed[0] and "idx_t j = i + 1;" in parsed[0]
+    assert got == _lowered(edited)
