@@ -116,9 +116,10 @@ class BodyCache:
 
     # NOTE [head-cache]: a kernel file's pruned headers were ~90 % of its parse (acl.c: 0.50 of
     # 0.57 s), the same from one edit of its own code to the next. The text up to where the
-    # main file resumes after its last #include (as NOTE [header-scan] cuts it) is parsed on
-    # its own and its nodes kept by its text, with the typedef names it leaves in scope; the
-    # rest is parsed knowing those names, after the line marker that starts it.
+    # main file resumes after its last #include (as NOTE [header-scan] cuts it), when none of
+    # the main file's own declarations is in it, is parsed on its own and its nodes kept by its
+    # text, with the typedef names it leaves in scope; the rest is parsed knowing those names,
+    # after the line marker that starts it.
     def _head(self, head: str, path: str):
         try:
             with open(self._head_file(head, path, "heads"), "rb") as fh:
@@ -235,9 +236,12 @@ def _cacheable(d) -> bool:
 
 
 def _head_end(text: str, decls, path: str) -> int:
-    """Where the head ends (NOTE [head-cache]), or 0: none, or a declaration across it."""
+    """Where the head ends (NOTE [head-cache]), or 0: none, a declaration across it, or one of
+    the main file's own before it (SQLite's amalgamation #includes to its last lines: its
+    "head" would be the whole file)."""
     cut = headers_end(text, path)
-    return cut if cut and all(d.end <= cut or d.start >= cut for d in decls) else 0
+    return cut if cut and all(d.start >= cut or (d.end <= cut and not d.main)
+                              for d in decls) else 0
 
 
 def _splice(ext: list, hits: dict) -> list | None:

@@ -98,3 +98,16 @@ def test_the_head_is_parsed_once_and_its_typedefs_known_after_it(tmp_path, monke
     got = _lowered(edited, cache)
     assert len(parsed) == 1 and "typedef" not in parsed[0] and "idx_t j = i + 1;" in parsed[0]
     assert got == _lowered(edited)
+
+
+def test_no_head_when_the_main_file_declares_before_its_last_include(tmp_path):
+    """SQLite's amalgamation #includes down to its last lines: its head would be the file."""
+    text = ('# 1 "a.c"\nint early(void) { return 1; }\n# 1 "h.h" 1\ntypedef int idx_t;\n'
+            '# 3 "a.c" 2\nidx_t late(void) { return early(); }\n')
+    cache = bodycache.BodyCache(str(tmp_path), "salt")
+    assert _lowered(text, cache) == _lowered(text)
+    heads = tmp_path / "bodies" / "heads"
+    assert not heads.exists() or not list(heads.iterdir())
+    alone = text.replace("int early(void) { return 1; }\n", "\n")
+    _lowered(alone, cache)
+    assert len(list(heads.iterdir())) == 1
