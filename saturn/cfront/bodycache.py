@@ -57,12 +57,14 @@ class BodyCache:
         self.cache_dir = directory
         os.makedirs(self.directory, exist_ok=True)
 
-    def parse(self, text: str, decls, path: str, stubs=frozenset()) -> c_ast.FileAST | None:
+    def parse(self, text: str, decls, path: str, stubs=frozenset(),
+              spans=None) -> c_ast.FileAST | None:
         """The text's AST with the cached declarations put in, the others saved; None when the
         stubbed text does not parse or a stub went missing (the caller parses it all). Raises
         as the parser does when nothing was cached. `stubs`: the indices of the definitions
-        whose lowered IR is cached (NOTE [function-cache]), parsed as `int FN_STUB<i>;`."""
-        spans = decl_spans(text, decls)
+        whose lowered IR is cached (NOTE [function-cache]), parsed as `int FN_STUB<i>;`;
+        `spans`: decl_spans(text, decls), if the caller has them."""
+        spans = spans or decl_spans(text, decls)
         cut = _head_end(text, decls, path)
         head = self._head(text[:cut], path) if cut else None
         keys, hits, head_pre, names = {}, {}, [], head[1] if head is not None else frozenset()

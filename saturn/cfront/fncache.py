@@ -75,21 +75,28 @@ class FunctionCache:
         self.blobs: dict[str, tuple] = {}   # function key: (function, its line, pickled IR)
         self.hits = self.misses = 0
         self.failed = False   # a predicted entry did not load: the unit is lowered again
+        self.predicted: dict[int, str | None] = {}   # `predict`'s keys, and the purity they
+        self.assumed: dict[int, bool] = {}           # took of the definitions before each
+        self.text = self.decls = None
         self.start("", [], set())
 
-    def start(self, text: str, decls: list, stubs: set) -> None:
-        """Begin the walk through `decls` (of the text the AST was parsed from)."""
+    def start(self, text: str, decls: list, stubs: set, spans=None) -> None:
+        """Begin the walk through `decls` (of the text the AST was parsed from; `spans`:
+        decl_spans(text, decls), if the caller has them)."""
+        if text is not self.text or decls is not self.decls:
+            self.predicted, self.assumed = {}, {}
         self.text, self.decls, self.stubs = text, decls, stubs
-        self.spans = decl_spans(text, decls)
+        self.spans = spans or decl_spans(text, decls)
         self.mains = [i for i, d in enumerate(decls) if d.body and d.main]
         self.firsts = [self.spans[i][1] for i in self.mains]
         self.pure: dict[int, bool] = {}
         self.context, self.done, self.prev_end = hashlib.sha256(self.salt.encode()), 0, 0
+        self.checked, self.diverged = 0, False
 
-    def predict(self, text: str, decls: list) -> set:
+    def predict(self, text: str, decls: list, spans=None) -> set:
         """The indices of the definitions whose entries are here (one with no entry is taken
         to be pure, as it most likely is)."""
-        self.start(text, decls, set())
+        self.start(text, decls, set(), spans)
         stubs = set()
         for i in self.mains:
             key = self._key(i) if not self._shares_a_line(i) else None
@@ -98,6 +105,8 @@ class FunctionCache:
                 self.pure[i] = entry != _IMPURE
             if entry:
                 stubs.add(i)
+            self.predicted[i] = key
+        self.assumed = dict(self.pure)
         return stubs
 
     def stub_index(self, name: str) -> int | None:
@@ -140,11 +149,23 @@ class FunctionCache:
         return i
 
     def _key(self, i: int) -> str | None:
+        if self._as_predicted(i):
+            return self.predicted[i]
         self._fold(i)
         file, first, _ = self.spans[i]
         own = self.bodies.key(self.text, self.decls[i], file, first)
         return None if own is None else \
             hashlib.sha256((self.context.hexdigest() + own).encode()).hexdigest()[:40]
+
+    def _as_predicted(self, i: int) -> bool:
+        """Whether `predict`'s key for `i` holds: every definition before it turned out as
+        pure or impure as it assumed (else the context is hashed again, from the start)."""
+        while not self.diverged and self.checked < len(self.mains) and \
+                self.mains[self.checked] < i:
+            j = self.mains[self.checked]
+            self.diverged = self.pure.get(j) != self.assumed.get(j)
+            self.checked += 1
+        return not self.diverged and i in self.predicted and self.done == 0
 
     def _shares_a_line(self, i: int) -> bool:
         """Declarations on one line (a macro defining several) are told apart by none of

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pycparser import c_ast
 
 from ..collector import no_gc
+from .bodycache import decl_spans
 from .gnu_parser import SaturnParser
 from .preprocess import FrontEndError, text_hash
 from .prune import prune_decls
@@ -23,6 +24,7 @@ class TranslationUnit:
     pruned: str | None = None   # the text the AST was parsed from, split into `decls` (None:
     decls: list | None = None   # the whole text was parsed), and the definitions parsed as
     stubs: set | None = None    # stubs: NOTE [function-cache]
+    spans: list | None = None   # decl_spans(pruned, decls)
 
 
 def parse_text(text: str, path: str, bodies=None, functions=None) -> TranslationUnit:
@@ -32,9 +34,11 @@ def parse_text(text: str, path: str, bodies=None, functions=None) -> Translation
     `file:line:col: error: ...`."""
     with no_gc():
         pruned, decls = prune_decls(text, path, bodies)
-        stubs = functions.predict(pruned, decls) if functions is not None and decls else set()
+        spans = decl_spans(pruned, decls) if bodies is not None and decls else None
+        stubs = functions.predict(pruned, decls, spans) if functions is not None and decls \
+            else set()
         try:
-            ast = bodies.parse(pruned, decls, path, stubs) \
+            ast = bodies.parse(pruned, decls, path, stubs, spans) \
                 if bodies is not None and decls else None
             if ast is None:
                 ast, stubs = SaturnParser().parse(pruned, path), set()
@@ -44,7 +48,8 @@ def parse_text(text: str, path: str, bodies=None, functions=None) -> Translation
             except Exception as exc:  # pycparser raises ParseError, and sometimes plain errors
                 raise FrontEndError(_compiler_style(str(exc), path)) from None
     return TranslationUnit(path, ast, text_hash(text), text.count("\n"),
-                           pruned if decls else None, decls or None, stubs if decls else set())
+                           pruned if decls else None, decls or None, stubs if decls else set(),
+                           spans if decls else None)
 
 
 def _compiler_style(message: str, path: str) -> str:

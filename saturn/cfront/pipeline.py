@@ -19,20 +19,17 @@ from .preprocess import FrontEndError, command, preprocess
 
 
 def _front(src, std, cache_dir, root, lower: bool):
-    """(text or None, unit-cache key or None, error or None) for one file."""
+    """(text or None, None, error or None) for a file `_known` has no unit for."""
     try:
         cmd = command(src, std)
-        if cache_dir is None:
-            return preprocess(src, std, cmd), None, None
-        from .direct import Manifests
-        from .unitcache import UnitCache
-        manifests, cache = Manifests(cache_dir), UnitCache(cache_dir, root)
-        key = manifests.lookup(cmd, src)
-        if key is not None:
-            return None, key, None
         started = time.time()
         text = preprocess(src, std, cmd)
-        manifests.record(cmd, src, text, cache.key(text, src.path), started)
+        if cache_dir is None:
+            return text, None, None
+        from .direct import Manifests
+        from .unitcache import UnitCache
+        cache = UnitCache(cache_dir, root)
+        Manifests(cache_dir).record(cmd, src, text, cache.key(text, src.path), started)
     except FrontEndError as exc:
         return None, None, str(exc)
     if lower:

@@ -46,7 +46,7 @@ def lower_text(text: str, path: str, root: str, bodies=None, predict: bool = Tru
     with no_gc():
         tu = parse_text(text, path, bodies, functions if predict else None)
         if functions is not None:
-            functions.start(tu.pruned or "", tu.decls or [], tu.stubs or set())
+            functions.start(tu.pruned or "", tu.decls or [], tu.stubs or set(), tu.spans)
         tags = lower_unit(unit, tu.ast, path, relative_to(root),
                           functions if tu.decls else None)
         if functions is not None and functions.failed:   # rare: predicted wrongly
@@ -95,4 +95,3 @@ class UnitCache:
         except (RecursionError, pickle.PickleError):
             pass   # not cached: lowered again next time
         return unit
-

@@ -85,6 +85,10 @@ def test_an_impure_body_is_part_of_the_context_of_later_ones(tmp_path, caches):
     narrowed = text.replace("extern long wide(int);", "extern int narrow(int);")
     assert _lower(narrowed, tmp_path) == _lower(narrowed) != _lower(text)
     assert (caches[1].hits, caches[1].failed) == (1, False)   # helper only: `use` is lowered
+    # setup made pure, its prototype the same: `use` was never kept under that context
+    emptied = text.replace("  extern long wide(int);\n", "")
+    assert _lower(emptied, tmp_path) == _lower(emptied)
+    assert caches[2].hits == 1
 
 
 def test_a_damaged_entry_has_the_unit_lowered_again_without_stubs(tmp_path, caches):
