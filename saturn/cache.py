@@ -74,6 +74,14 @@ class ResultCache:
             self.save(res)   # its rows now give the function's new place
         return res
 
+    def stored_order(self, shape: str) -> str | None:
+        """The schedule's order kept for a call graph of this shape (interproc/schedule.py)."""
+        kept = self.store.meta("schedule")
+        return kept[len(shape) + 1:] if kept and kept.startswith(shape + " ") else None
+
+    def store_order(self, shape: str, order: str) -> None:
+        self.store.set_meta("schedule", f"{shape} {order}")
+
     def _digest(self, summaries) -> str:
         """The digest of a unit result's summaries, as their stored text would give it."""
         return _text_digest({name: summary_text(summaries.get(name, {})) for name in self.names})

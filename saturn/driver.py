@@ -174,7 +174,7 @@ def analyze_program(program: Program, checkers, options: Options, log, progress=
         pool = pools.LocalPool(jobs, runner, options.timeout, stuck)
     try:
         schedule.run(program, runner, jobs, on_done, cache.lookup if cache is not None else None,
-                     pool)
+                     pool, memo=cache)
     finally:
         if pool is not None:
             pool.close()

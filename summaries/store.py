@@ -2,7 +2,7 @@
 
 Schema version 3. `summaries` has one row per (function, checker); `functions` one per function
 with the facts the web page filters on; `calls` the call graph of the last run; `meta` the run's
-root (the source view serves only files recorded here). A `summaries` row holds the function's key, file, line, its cache key (saturn/cache.py),
+root (the source view serves only files recorded here) and the schedule's last order. A `summaries` row holds the function's key, file, line, its cache key (saturn/cache.py),
 Saturn's version,
 the summary JSON, status (`ok`/`incomplete`) with notes, the function's reports and its time. The
 web page and `saturn summary` read while an analysis writes (WAL mode)."""
@@ -106,6 +106,14 @@ class Store:
         self.db.execute("INSERT OR REPLACE INTO meta VALUES ('root', ?)", (os.path.abspath(root),))
         self.db.execute("DELETE FROM calls")
         self.db.executemany("INSERT OR IGNORE INTO calls VALUES (?, ?)", sorted(calls))
+        self.db.commit()
+
+    def meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
         self.db.commit()
 
     def rows_with(self, function: str, cache_key: str) -> dict:

@@ -1,10 +1,10 @@
 """The call graph over all translation units (schedule.py orders it bottom-up)."""
 from __future__ import annotations
 
-import networkx as nx
 
-
-def call_graph(program) -> nx.DiGraph:
+def call_graph(program):
+    """A networkx DiGraph (imported here: NOTE [startup] in logic/bdd.py)."""
+    import networkx as nx
     g = nx.DiGraph()
     for key in sorted(program.functions):
         g.add_node(key)

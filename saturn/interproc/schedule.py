@@ -9,13 +9,33 @@ a Dask cluster gets the program once (scattered to every worker).
 """
 from __future__ import annotations
 
-import networkx as nx
+import hashlib
+import json
 
 from .callgraph import call_graph
 
 
-def units(program) -> tuple[list[tuple[str, ...]], dict[int, set[int]]]:
-    """SCCs as sorted tuples in a deterministic bottom-up order, and each unit's callee units."""
+def units(program, memo=None) -> tuple[list[tuple[str, ...]], dict[int, set[int]]]:
+    """SCCs as sorted tuples in a deterministic bottom-up order, and each unit's callee units.
+    `memo` (saturn/cache.py's ResultCache) keeps the last order by the call graph's shape, so a
+    re-check whose calls did not change needs no networkx (NOTE [startup] in logic/bdd.py)."""
+    fns = program.functions
+    shape = hashlib.sha256("\n".join(
+        k + "\t" + " ".join(sorted(c for c in fns[k].callees if c in fns))
+        for k in sorted(fns)).encode()).hexdigest()
+    kept = memo.stored_order(shape) if memo is not None else None
+    if kept is not None:
+        members, deps = json.loads(kept)
+        return [tuple(m) for m in members], {i: set(d) for i, d in enumerate(deps)}
+    members, deps = _condensed(program)
+    if memo is not None:
+        memo.store_order(shape, json.dumps([members, [sorted(deps[i]) for i in
+                                                       range(len(members))]]))
+    return members, deps
+
+
+def _condensed(program):
+    import networkx as nx
     g = call_graph(program)
     cond = nx.condensation(g)
     rank = {n: min(cond.nodes[n]["members"]) for n in cond.nodes}
@@ -27,12 +47,12 @@ def units(program) -> tuple[list[tuple[str, ...]], dict[int, set[int]]]:
     return members, deps
 
 
-def run(program, runner, jobs: int, on_done, cached=None, pool=None) -> None:
+def run(program, runner, jobs: int, on_done, cached=None, pool=None, memo=None) -> None:
     """Run `runner(keys, callee_summaries) -> [results]` over every function, callees first.
     `cached(keys, summaries)` may return results without running; `on_done(results)` takes each
     function's results (in this process) and returns the summaries they contribute. Tasks go to
-    `pool` (pools.LocalPool/DaskPool) when given, else run here."""
-    plan = _Plan(program, on_done, cached)
+    `pool` (pools.LocalPool/DaskPool) when given, else run here; `memo`: see `units`."""
+    plan = _Plan(program, on_done, cached, memo)
     running = {}
     while True:
         for key, job in plan.take():
@@ -59,9 +79,9 @@ class _Plan:
     those of running them one after another; SQLite's two cycles (134 s and 43 s of analysis)
     were most of its critical path when they did."""
 
-    def __init__(self, program, on_done, cached):
+    def __init__(self, program, on_done, cached, memo=None):
         self.program, self.on_done, self.cached = program, on_done, cached
-        self.members, deps = units(program)
+        self.members, deps = units(program, memo)
         self.summaries: dict[str, dict] = {}
         self.waiting = {i: set(d) for i, d in deps.items()}
         self.users: dict[int, set[int]] = {i: set() for i in self.waiting}

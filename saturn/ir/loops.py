@@ -18,21 +18,21 @@ at a header whose rank is below the exit target's; a back edge raises the iterat
 """
 from __future__ import annotations
 
-import networkx as nx
-
 from . import nodes as N
 from .builder import successors
+from .graphs import immediate_dominators, lexicographic_order
 
 HAVOC = "H"
 
 
 def natural_loops(fn: N.Function):
-    g = nx.DiGraph()
-    g.add_nodes_from(fn.blocks)
-    for b in fn.blocks.values():
-        for s in successors(b):
-            g.add_edge(b.id, s)
-    idom = nx.immediate_dominators(g, fn.entry)
+    """(successor map, {header: body}, back edges and cut edges) of `fn`'s CFG."""
+    succ = {b.id: list(dict.fromkeys(successors(b))) for b in fn.blocks.values()}
+    preds: dict[int, list[int]] = {}
+    for u, ss in succ.items():
+        for v in ss:
+            preds.setdefault(v, []).append(u)
+    idom = immediate_dominators(succ, fn.entry)
 
     def dominates(a, b):
         while True:
@@ -45,8 +45,8 @@ def natural_loops(fn: N.Function):
 
     loops: dict[int, set[int]] = {}
     back: set[tuple[int, int]] = set()
-    retreating = _retreating_edges(g, fn.entry)
-    for u, v in g.edges:
+    retreating = _retreating_edges(succ, fn.entry)
+    for u, v in ((u, v) for u, ss in succ.items() for v in ss):
         if dominates(v, u):
             back.add((u, v))
             body = loops.setdefault(v, {v})
@@ -55,15 +55,15 @@ def natural_loops(fn: N.Function):
                 x = stack.pop()
                 if x not in body:
                     body.add(x)
-                    stack.extend(g.predecessors(x))
+                    stack.extend(preds.get(x, ()))
     irreducible = retreating - back
-    return g, loops, back | {(u, v, "cut") for u, v in irreducible}
+    return succ, loops, back | {(u, v, "cut") for u, v in irreducible}
 
 
-def _retreating_edges(g, entry) -> set[tuple[int, int]]:
+def _retreating_edges(succ, entry) -> set[tuple[int, int]]:
     """Edges to a node on the DFS stack (iterative DFS, successors in sorted order)."""
     out, on_stack, seen = set(), set(), set()
-    stack = [(entry, iter(sorted(g.successors(entry))))]
+    stack = [(entry, iter(sorted(succ.get(entry, ()))))]
     on_stack.add(entry)
     seen.add(entry)
     while stack:
@@ -78,7 +78,7 @@ def _retreating_edges(g, entry) -> set[tuple[int, int]]:
         elif nxt not in seen:
             seen.add(nxt)
             on_stack.add(nxt)
-            stack.append((nxt, iter(sorted(g.successors(nxt)))))
+            stack.append((nxt, iter(sorted(succ.get(nxt, ())))))
     return out
 
 
@@ -124,8 +124,7 @@ def _forward_rank(fn: N.Function, back) -> dict[int, int]:
     `back`, unrolled or cut). Among the ready blocks, the one a depth-first walk (false
     branch first) meets first: the order of the eager unrolling this replaced, so most
     summaries came out the same (which paths materialise an object first still matters)."""
-    fwd = nx.DiGraph()
-    fwd.add_nodes_from(fn.blocks)
+    fwd: dict[int, dict[int, None]] = {b: {} for b in fn.blocks}
     found: dict[int, int] = {}
     todo = [fn.entry]
     while todo:
@@ -135,10 +134,9 @@ def _forward_rank(fn: N.Function, back) -> dict[int, int]:
         found[u] = len(found)
         for _, v in _labelled_successors(fn.blocks[u]):
             if (u, v) not in back and (u, v, "cut") not in back:
-                fwd.add_edge(u, v)
+                fwd[u][v] = None
                 todo.append(v)
-    order = nx.lexicographical_topological_sort(
-        fwd, key=lambda b: (found.get(b, len(found)), b))
+    order = lexicographic_order(fwd, fwd, lambda b: (found.get(b, len(found)), b))
     return {b: i for i, b in enumerate(order)}
 
 

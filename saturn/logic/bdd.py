@@ -5,10 +5,24 @@ it, by a per-node encoding memoised on the node (`BDD.to_expr` is exponential on
 """
 from __future__ import annotations
 
+import sys
+
+# NOTE [startup]: a re-check after a one-function edit is mostly the process starting, and
+# importing networkx was ~0.12 of lz4's 0.32 s. dd imports it only for its graph exports, which
+# Saturn does not use, so dd is imported with it hidden. The analysis of a function takes its
+# dominators and order from ir/graphs.py, and the call graph's order (networkx's, in
+# interproc/schedule.py) is kept in the database by the graph's shape: a re-check whose calls
+# did not change never imports networkx.
+_hidden = "networkx" not in sys.modules
+if _hidden:
+    sys.modules["networkx"] = None   # `import networkx` raises ImportError; dd goes without
 try:  # CUDD is ~20x faster; reordering stays off (on, it cost ~40x here)
     from dd import cudd as _dd
 except ImportError:  # pragma: no cover - wheels without CUDD
     from dd import autoref as _dd
+finally:
+    if _hidden:
+        del sys.modules["networkx"]
 
 from .circuit import Circuit, FALSE, TRUE
 

@@ -73,3 +73,29 @@ def test_members_whose_earlier_callees_are_done_run_together():
     assert _run(pool) == _run(None)
     # b calls only c (later): it runs with a; c and d wait for a
     assert pool.waves == [["a", "b"], ["c", "d"], ["top"]]
+
+
+class _Memo:
+    """What saturn/cache.py's ResultCache keeps: the last order, by the graph's shape."""
+
+    def __init__(self):
+        self.kept = {}
+
+    def stored_order(self, shape):
+        return self.kept.get(shape)
+
+    def store_order(self, shape, order):
+        self.kept = {shape: order}
+
+
+def test_the_order_is_kept_by_the_call_graph_s_shape(monkeypatch):
+    memo = _Memo()
+    first = schedule.units(_program(CALLS), memo)
+    assert first == schedule.units(_program(CALLS))
+    computed = []
+    real = schedule._condensed
+    monkeypatch.setattr(schedule, "_condensed", lambda p: computed.append(1) or real(p))
+    assert schedule.units(_program(CALLS), memo) == first and not computed
+    other = dict(CALLS, top=set(), e={"top"})   # another graph: computed again
+    assert schedule.units(_program(other), memo) == schedule.units(_program(other)) != first
+    assert computed == [1, 1]
