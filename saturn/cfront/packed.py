@@ -19,7 +19,7 @@ from .fncache import load_blob
 _PACKED = "saturn-unit-3"
 # The fields read without the body; the others come with it.
 _META = ("key", "name", "file", "line", "end_line", "static", "notes", "callees",
-         "fn_pointer_calls", "text", "digest", "line_values")
+         "fn_pointer_calls", "text", "digest", "line_values", "weight")
 
 
 class LazyFunction(N.Function):

@@ -9,6 +9,9 @@ the same inputs, so their results are unchanged (NOTE [determinism] in schedule.
 """
 from __future__ import annotations
 
+import heapq
+import itertools
+import math
 import multiprocessing
 import os
 import signal
@@ -37,7 +40,9 @@ class LocalPool:
         _STATE["runner"] = runner
         self.jobs, self.timeout, self.on_stuck = jobs, timeout, on_stuck
         self.inner: dict[Future, tuple] = {}   # running: ours -> (executor's, keys, sums, start)
-        self.queue: list[tuple] = []             # waiting for a worker: (ours, keys, sums)
+        # waiting for a worker, a heap: (-priority, arrival, ours, keys, sums)
+        self.queue: list[tuple] = []
+        self.arrivals = itertools.count()
         self.killed = 0
         self._start()
 
@@ -45,16 +50,17 @@ class LocalPool:
         self.pool = ProcessPoolExecutor(max_workers=self.jobs,
                                         mp_context=multiprocessing.get_context("fork"))
 
-    def submit(self, keys, summaries):
-        """Units wait here until a worker is free, so a unit's clock starts when it runs."""
+    def submit(self, keys, summaries, priority=0):
+        """Units wait here until a worker is free, so a unit's clock starts when it runs; the
+        highest `priority` first (NOTE [critical-path] in schedule.py), then the earliest."""
         outer = Future()
-        self.queue.append((outer, keys, summaries))
+        heapq.heappush(self.queue, (-priority, next(self.arrivals), outer, keys, summaries))
         self._fill()
         return outer
 
     def _fill(self):
         while self.queue and len(self.inner) < self.jobs:
-            outer, keys, summaries = self.queue.pop(0)
+            _, _, outer, keys, summaries = heapq.heappop(self.queue)
             self.inner[outer] = (self.pool.submit(_run_unit, keys, summaries), keys, summaries,
                                  time.monotonic())
 
@@ -106,15 +112,15 @@ class LocalPool:
         self.pool.shutdown(wait=True, cancel_futures=True)
         self.killed += 1
         self._start()
-        done, again = set(), []
+        done = set()
         for outer in running:
             _, keys, summaries, _ = self.inner.pop(outer)
             if outer in stuck:
                 outer.set_result(self.on_stuck(keys))
                 done.add(outer)
             else:
-                again.append((outer, keys, summaries))
-        self.queue[:0] = again
+                heapq.heappush(self.queue, (-math.inf, next(self.arrivals), outer, keys,
+                                            summaries))   # before any other
         return done
 
     def close(self):
@@ -130,8 +136,9 @@ class DaskPool:
         self.client = Client(address, timeout=10)
         self.bundle = self.client.scatter((program, remote_runner), broadcast=True)
 
-    def submit(self, keys, summaries):
-        return self.client.submit(_remote_unit, self.bundle, keys, summaries, pure=False)
+    def submit(self, keys, summaries, priority=0):
+        return self.client.submit(_remote_unit, self.bundle, keys, summaries, pure=False,
+                                  priority=priority)
 
     def wait_any(self, futures):
         from distributed import wait as dask_wait

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 
+from ..ir.digest import analysis_weight
 from .callgraph import call_graph
 
 
@@ -59,7 +60,7 @@ def run(program, runner, jobs: int, on_done, cached=None, pool=None, memo=None) 
             if pool is None:
                 plan.record(key, runner(*job))
             else:
-                running[pool.submit(*job)] = key
+                running[pool.submit(*job, priority=plan.priority[key])] = key
         if not running:
             if plan.idle():
                 return
@@ -93,6 +94,7 @@ class _Plan:
         self.left = {i: len(ms) for i, ms in enumerate(self.members)}
         self.needs: dict[str, set[str]] = {}
         self.free: list[str] = []      # members whose earlier callees are done
+        self.priority = _priorities(program, self.members, self.users)
 
     def idle(self) -> bool:
         return not self.ready and not self.free
@@ -145,3 +147,18 @@ class _Plan:
                 if not self.waiting[u]:
                     self.ready.append(u)
             self.ready.sort()
+
+
+def _priorities(program, members, users) -> dict[str, int]:
+    """NOTE [critical-path]: ready functions wait for a worker by the estimated cost of the
+    longest chain of callers above them (their own included), longest first — the longest
+    chain is the run's critical path. Dispatched by name, SQLite's analysis took 86 s where
+    its work on two cores was 81 s: the chain above whereScanNext waited behind cheaper
+    functions. The estimate (ir/digest.py's analysis_weight) only orders the queue: the
+    results do not depend on it (NOTE [determinism])."""
+    fns = program.functions
+    rank: dict[int, int] = {}
+    for i in reversed(range(len(members))):   # callers come after their callees
+        own = sum(analysis_weight(fns[k]) for k in members[i])
+        rank[i] = own + max((rank[u] for u in users[i]), default=0)
+    return {k: rank[i] for i, ms in enumerate(members) for k in ms}

@@ -215,3 +215,4 @@ class Function:
     text: str = ""          # normalised source text of the body (for hashing)
     digest: str = ""        # ir/digest.py, once computed
     line_values: tuple = ()  # NOTE [line-constants] in ir/digest.py
+    weight: int = 0         # estimated analysis cost, ir/digest.py's analysis_weight

@@ -40,3 +40,14 @@ def test_line_valued_constants_move_with_their_lines():
     assert moved.digest == before.digest and moved.line_values == (5,)
     stale = _lowered("int pad;\n" + src)["g"]    # the same literal 4, now on line 5
     assert stale.digest != before.digest and stale.line_values == ()
+
+
+def test_loops_weigh_more_than_straight_code():
+    """NOTE [critical-path]: the analysis cost estimate grows with statements and loops."""
+    fns = _lowered("int flat(int x) { x++; x++; x++; return x; }\n"
+                   "int loop(int x) { while (x > 0) x--; return x; }\n"
+                   "int two(int x) { while (x > 0) x--; for (; x < 9; x++) ; return x; }\n")
+    from saturn.ir.digest import analysis_weight
+    w = {name: analysis_weight(fn) for name, fn in fns.items()}
+    assert w["two"] > w["loop"] > w["flat"] > 0   # "loop" and "flat": as many statements
+    assert all(fn.weight == w[name] for name, fn in fns.items())   # kept with the digest

@@ -40,3 +40,24 @@ def test_no_deadline_without_timeout():
         assert pool.killed == 0
     finally:
         pool.close()
+
+
+def stamp(keys, summaries):
+    time.sleep(0.05)
+    return [(keys[0], time.monotonic())]
+
+
+def test_waiting_units_run_by_priority_then_arrival():
+    """NOTE [critical-path]: with one worker busy, the highest priority waiting runs next."""
+    pool = pools.LocalPool(1, stamp)
+    try:
+        futs = [pool.submit(("first",), 0, priority=0), pool.submit(("low",), 0, priority=1),
+                pool.submit(("high",), 0, priority=9), pool.submit(("low2",), 0, priority=1)]
+        done = {}
+        while len(done) < len(futs):
+            for fut in pool.wait_any([f for f in futs if f not in done]):
+                done[fut] = fut.result()[0]
+        order = [k for k, _ in sorted(done.values(), key=lambda r: r[1])]
+        assert order == ["first", "high", "low", "low2"]
+    finally:
+        pool.close()

@@ -6,7 +6,7 @@ from saturn.interproc import schedule
 
 
 def _program(calls: dict[str, set[str]]):
-    return SimpleNamespace(functions={k: SimpleNamespace(callees=set(v))
+    return SimpleNamespace(functions={k: SimpleNamespace(callees=set(v), weight=1)
                                       for k, v in calls.items()})
 
 
@@ -28,7 +28,7 @@ class _Pool:
     def __init__(self):
         self.flight, self.waves = {}, []
 
-    def submit(self, keys, summaries):
+    def submit(self, keys, summaries, priority=0):
         fut = _Future(keys[0])
         self.flight[fut] = keys[0]
         return fut
@@ -54,9 +54,9 @@ def _run(pool):
         return seen
     real_submit = pool.submit
 
-    def submit(keys, sums):
+    def submit(keys, sums, priority=0):
         seen[keys[0]] = sorted(sums)
-        return real_submit(keys, sums)
+        return real_submit(keys, sums, priority)
     pool.submit = submit
     schedule.run(_program(CALLS), runner, 2, on_done, pool=pool)
     return seen
@@ -99,3 +99,16 @@ def test_the_order_is_kept_by_the_call_graph_s_shape(monkeypatch):
     other = dict(CALLS, top=set(), e={"top"})   # another graph: computed again
     assert schedule.units(_program(other), memo) == schedule.units(_program(other)) != first
     assert computed == [1, 1]
+
+
+def test_the_longest_chain_of_callers_is_dispatched_first():
+    """NOTE [critical-path]: a leaf under a long chain of callers goes before a heavier lone
+    function, and a caller's priority counts its own cost and the chain above it."""
+    calls = {"leaf": set(), "mid": {"leaf"}, "top": {"mid"}, "lone": set()}
+    program = _program(calls)
+    for k, w in {"leaf": 1, "mid": 5, "top": 5, "lone": 8}.items():
+        program.functions[k].weight = w
+    plan = schedule._Plan(program, lambda results: {}, None)
+    assert plan.priority == {"top": 5, "mid": 10, "leaf": 11, "lone": 8}
+    order = [key for key, _ in plan.take()]
+    assert sorted(order, key=lambda k: -plan.priority[k]) == ["leaf", "lone"]
