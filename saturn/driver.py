@@ -176,6 +176,8 @@ def analyze_program(program: Program, checkers, options: Options, log, progress=
         schedule.run(program, runner, jobs, on_done, cache.lookup if cache is not None else None,
                      pool, memo=cache)
     finally:
+        if cache is not None:
+            cache.flush()
         if pool is not None:
             pool.close()
     fns = program.functions

@@ -56,6 +56,23 @@ def test_rerun_reuses_and_edit_reanalyses_only_what_changed(tmp_path):
     assert f"{s4['functions']} reused" in out
 
 
+def test_moved_functions_are_reused_and_stored_at_their_new_lines(tmp_path):
+    """NOTE [line-shift]: lines added above every function reuse them all; their rows, written
+    together at the end of the run (ResultCache.flush), give the new lines and reports."""
+    import sqlite3
+    tree = _tree(tmp_path)
+    db = str(tmp_path / "s.db")
+    first, _ = _json("--db", db, "--jobs", "1", ".", cwd=str(tree))
+    (tree / "a.c").write_text("\n\n" + (tree / "a.c").read_text())
+    moved, s2 = _json("--db", db, "--jobs", "1", ".", cwd=str(tree))
+    assert s2["reused"] == s2["functions"]
+    assert first and [r["line"] + 2 for r in first] == [r["line"] for r in moved]
+    lines = dict(sqlite3.connect(db).execute("SELECT name, line FROM functions"))
+    assert lines == {"mk": 4, "mk2": 5, "use": 6, "other": 7}
+    again, s3 = _json("--db", db, "--jobs", "1", ".", cwd=str(tree))
+    assert s3["reused"] == s3["functions"] and again == moved
+
+
 def test_killed_run_resumes_with_the_same_output(tmp_path):
     tree = tmp_path / "big"
     shutil.copytree(os.path.join(HERE, "c", "lock"), tree / "lock")
