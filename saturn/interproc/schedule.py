@@ -9,6 +9,7 @@ a Dask cluster gets the program once (scattered to every worker).
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 
@@ -94,7 +95,11 @@ class _Plan:
         self.left = {i: len(ms) for i, ms in enumerate(self.members)}
         self.needs: dict[str, set[str]] = {}
         self.free: list[str] = []      # members whose earlier callees are done
-        self.priority = _priorities(program, self.members, self.users)
+
+    @functools.cached_property
+    def priority(self) -> dict[str, int]:
+        """Only for a pool (NOTE [critical-path]): run here, the order does not matter."""
+        return _priorities(self.program, self.members, self.users)
 
     def idle(self) -> bool:
         return not self.ready and not self.free

@@ -1,9 +1,10 @@
-"""The two graph algorithms the analysis of every function needs (loops.py), over a successor
-map {node: [successors]}: immediate dominators and the lexicographic topological order.
+"""The graph algorithms the analysis of every function needs (loops.py), over a successor
+map {node: [successors]}: a depth-first walk (postorder, retreating edges), immediate
+dominators and the lexicographic topological order.
 
 They are written here rather than taken from networkx because importing networkx is ~0.12 s,
 40 % of a re-check after a one-function edit (NOTE [startup] in logic/bdd.py); networkx still
-orders the call graph (interproc/schedule.py). tests/unit/test_graphs.py checks both against
+orders the call graph (interproc/schedule.py). tests/unit/test_graphs.py checks the last two against
 networkx on random graphs.
 """
 from __future__ import annotations
@@ -11,10 +12,35 @@ from __future__ import annotations
 import heapq
 
 
-def immediate_dominators(succ: dict, entry) -> dict:
+def depth_first(succ: dict, entry):
+    """A depth-first walk from `entry`, successors in sorted order: (the reachable nodes in
+    postorder, their reachable predecessors, the retreating edges — those to a node on the
+    walk's stack)."""
+    post, preds, seen, on_stack, retreating = [], {entry: []}, {entry}, {entry}, set()
+    stack = [(entry, iter(sorted(succ.get(entry, ()))))]
+    while stack:
+        node, it = stack[-1]
+        nxt = next(it, None)
+        if nxt is None:
+            stack.pop()
+            on_stack.discard(node)
+            post.append(node)
+            continue
+        preds.setdefault(nxt, []).append(node)
+        if nxt in on_stack:
+            retreating.add((node, nxt))
+        elif nxt not in seen:
+            seen.add(nxt)
+            on_stack.add(nxt)
+            stack.append((nxt, iter(sorted(succ.get(nxt, ())))))
+    return post, preds, retreating
+
+
+def immediate_dominators(succ: dict, entry, walk=None) -> dict:
     """{node: its immediate dominator} for the nodes reachable from `entry` (which maps to
-    itself), by Cooper, Harvey and Kennedy's iteration over reverse postorder."""
-    post, preds = _postorder(succ, entry)
+    itself), by Cooper, Harvey and Kennedy's iteration over reverse postorder. `walk`:
+    depth_first(succ, entry), if the caller has it."""
+    post, preds, _ = walk or depth_first(succ, entry)
     number = {n: i for i, n in enumerate(post)}
     idom = {entry: entry}
     changed = True
@@ -37,24 +63,6 @@ def _intersect(a, b, idom, number):
         while number[b] < number[a]:
             b = idom[b]
     return a
-
-
-def _postorder(succ: dict, entry):
-    """Reachable nodes in DFS postorder, and their reachable predecessors."""
-    post, preds, seen = [], {entry: []}, {entry}
-    stack = [(entry, iter(succ.get(entry, ())))]
-    while stack:
-        node, it = stack[-1]
-        nxt = next(it, None)
-        if nxt is None:
-            stack.pop()
-            post.append(node)
-            continue
-        preds.setdefault(nxt, []).append(node)
-        if nxt not in seen:
-            seen.add(nxt)
-            stack.append((nxt, iter(succ.get(nxt, ()))))
-    return post, preds
 
 
 def lexicographic_order(nodes, succ: dict, key) -> list:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from . import nodes as N
 from .builder import successors
-from .graphs import immediate_dominators, lexicographic_order
+from .graphs import depth_first, immediate_dominators, lexicographic_order
 
 HAVOC = "H"
 
@@ -32,7 +32,8 @@ def natural_loops(fn: N.Function):
     for u, ss in succ.items():
         for v in ss:
             preds.setdefault(v, []).append(u)
-    idom = immediate_dominators(succ, fn.entry)
+    walk = depth_first(succ, fn.entry)
+    idom = immediate_dominators(succ, fn.entry, walk)
 
     def dominates(a, b):
         while True:
@@ -45,7 +46,7 @@ def natural_loops(fn: N.Function):
 
     loops: dict[int, set[int]] = {}
     back: set[tuple[int, int]] = set()
-    retreating = _retreating_edges(succ, fn.entry)
+    retreating = walk[2]
     for u, v in ((u, v) for u, ss in succ.items() for v in ss):
         if dominates(v, u):
             back.add((u, v))
@@ -58,28 +59,6 @@ def natural_loops(fn: N.Function):
                     stack.extend(preds.get(x, ()))
     irreducible = retreating - back
     return succ, loops, back | {(u, v, "cut") for u, v in irreducible}
-
-
-def _retreating_edges(succ, entry) -> set[tuple[int, int]]:
-    """Edges to a node on the DFS stack (iterative DFS, successors in sorted order)."""
-    out, on_stack, seen = set(), set(), set()
-    stack = [(entry, iter(sorted(succ.get(entry, ()))))]
-    on_stack.add(entry)
-    seen.add(entry)
-    while stack:
-        node, it = stack[-1]
-        nxt = next(it, None)
-        if nxt is None:
-            stack.pop()
-            on_stack.discard(node)
-            continue
-        if nxt in on_stack:
-            out.add((node, nxt))
-        elif nxt not in seen:
-            seen.add(nxt)
-            on_stack.add(nxt)
-            stack.append((nxt, iter(sorted(succ.get(nxt, ())))))
-    return out
 
 
 class Unroller:
