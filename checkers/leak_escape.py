@@ -8,7 +8,6 @@ escapes, with l excluded — `via-newloc`), or memory we know nothing about (esc
 from __future__ import annotations
 
 from saturn.checker import FALSE, TRUE
-from saturn.ir import types as T
 
 # The leak checker follows at most this many pointer hops: new locations along an escape route
 # here, what a kept object holds and how deep escapees are named (leak_summary.py). Deeper

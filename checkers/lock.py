@@ -10,7 +10,7 @@ from __future__ import annotations
 from saturn.checker import (TRUE, CallHook, Checker, FiniteState, callee_summary, equals_const,
                             set_summary)
 
-from . import lock_reports, lock_summary
+from . import lock_apply, lock_reports, lock_summary
 from .lock_specs import NONZERO, SPECS
 
 U, L, R, E = 0, 1, 2, 3                     # unlocked, locked (exclusive), read-held, error
@@ -33,6 +33,7 @@ class LockData:
         self.errors: list = []     # (addr uid, lit, coord, op, first_value, from_reported_callee)
         self.acquires: list = []   # (addr uid, lit, coord)
         self.read_before_lock = None  # inputs read before the first lock operation (a set)
+        self.inherited: dict = {}     # callees' flags that are entry values here (lock_summary)
         self.prop_lits: list = []   # the summary's proposition literals (lock_summary.infer)
 
     def first_op(self, ctx) -> None:
@@ -89,7 +90,7 @@ class LockChecker(Checker):
                                     for op, steps in notes], args)
         summary = callee_summary(ctx, call.callee, self.name)
         if summary and summary.get("locks"):
-            return ("summary", summary, lock_summary.prepare(ctx, self, summary, args, st))
+            return ("summary", summary, lock_apply.prepare(ctx, self, summary, args, st))
         return None
 
     def after(self, ctx, call, args, ret, st, token):
@@ -101,7 +102,7 @@ class LockChecker(Checker):
             for spec, locks in token[1]:
                 self.apply_spec(ctx, call, spec, locks, ret, st, token[2])
         else:
-            lock_summary.apply(ctx, self, call, token[1], token[2], ret, st)
+            lock_apply.apply(ctx, self, call, token[1], token[2], ret, st)
 
     def _locks_of(self, ctx, args, index):
         if index >= len(args):

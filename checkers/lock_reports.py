@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from saturn.report.diagnostic import TraceNote
 
-from .lock_summary import (ACQ, L, REL, U, _valuations, lock_exists, input_props,
-                           reported_by_callee)
+from .lock_apply import reported_by_callee
+from .lock_summary import ACQ, L, REL, U, _valuations, lock_exists, input_props
 
 
 def report(ctx, checker, exit_state, summary) -> None:

@@ -1,5 +1,5 @@
-"""Lock summaries ⟨P_in, P_out, M, R⟩: inference at the exit by SAT queries (Fig. 2.10) and
-application at call sites (Fig. 2.9).
+"""Lock summaries ⟨P_in, P_out, M, R⟩: inference at the exit by SAT queries (Fig. 2.10);
+lock_apply.py applies them at call sites (Fig. 2.9).
 
 NOTE [lock-propositions]: beyond the paper's fixed P_out = {ret ≠ 0}, propositions are chosen per
 function: `ret ≠ 0` for integer and pointer results, `*param_i ≠ 0` for integer out-parameters the
@@ -9,9 +9,16 @@ most MAX_PIN candidates, kept only when some transition differs with their value
 integer fields reached from the parameters or globals whose entry value the function read before
 its first lock operation (`substream->pcm->nonatomic` choosing between a mutex and a spinlock)
 are tried as well, and kept while they remove ambiguity; callers evaluate them on their own
-state.
+state. A callee's such flag that is still the caller's entry value of an input field is the
+caller's flag too (`_inherit` in lock_apply.py): tried when some lock has more than one outcome
+under one condition — locked or unlocked, or an error or not — and kept (at most
+MAX_INHERITED) while it tells more of them apart. Without it sound/core's snd_pcm_action,
+which never reads `substream->pcm->nonatomic` itself, said it may release the spinlock
+whatever the flag, and each caller holding the mutex instead was told so.
 """
 from __future__ import annotations
+
+import itertools
 
 from saturn.checker import FALSE, equals_const
 from saturn.ir import nodes as N
@@ -19,6 +26,7 @@ from saturn.ir import types as T
 
 MAX_PIN = 3
 MAX_FIELD_TRIES = 6
+MAX_INHERITED = 2
 U, L, R, E = 0, 1, 2, 3
 ACQ, REL = 1, 2
 
@@ -78,6 +86,19 @@ def field_candidates(ctx, data):
     return props[:MAX_FIELD_TRIES]
 
 
+def inherited_props(ctx, data) -> list:
+    """The callees' flags this function passes on (`_inherit`), as input propositions; kept only
+    where they matter (`_matters`)."""
+    props = []
+    for (_, eq), (steps, value) in data.inherited.items():
+        name = ctx.render_path(steps)
+        props.append(({"kind": "field", "path": steps, "name": name}, ctx.truth(value))
+                     if eq is None else
+                     ({"kind": "field", "path": steps, "name": f"{name} == {eq}", "eq": eq},
+                      equals_const(ctx.c, value, eq)))
+    return sorted(props, key=lambda p: (len(p[0]["path"]), p[0]["name"]))
+
+
 def _compared_constants(fn) -> list[int]:
     """Non-zero constants the function's branch conditions compare something with."""
     found = set()
@@ -113,6 +134,18 @@ def _ambiguous(locks) -> int:
     return sum(1 for exits in groups.values() if {U, L} <= exits)
 
 
+def _vague(lock) -> float:
+    """The share of a lock's entry conditions with more than one outcome a caller must tell
+    apart: locked or unlocked, or an error or not (a caller holding the other lock of a
+    flag-chosen pair would be told it may release this one). A share, not a count: a
+    proposition that settles half the conditions doubles them."""
+    groups = {}
+    for ins, s, outs, s2, _ in lock["transitions"]:
+        groups.setdefault((tuple(ins), s, tuple(outs)), set()).add(s2)
+    vague = sum(1 for exits in groups.values() if {U, L} <= exits or (E in exits and len(exits) > 1))
+    return vague / len(groups) if groups else 0.0
+
+
 def _valuations(ctx, base, lits, prefix=()):
     """Every assignment of `lits` consistent with `base`, by splitting (prunes early)."""
     if not ctx.can(*base):
@@ -133,13 +166,22 @@ def infer(ctx, checker, exit_state) -> dict:
         return summary
     pout, pin = output_props(ctx, exit_state), input_props(ctx)
     locks = _locks(ctx, checker, exit_state, pin, pout)
+    vague = {uid for uid, lk in locks.items() if _vague(lk)}
+    added, tried = _inherited_pins(ctx, checker, exit_state, pin, pout, locks, vague) \
+        if vague else ([], {})
+    if added:
+        pin = pin + added
+        locks = {uid: tried.get(uid) or _widen(lk, len(added)) for uid, lk in locks.items()}
+    locks = list(locks.values())
     if _ambiguous(locks):
         # The exit state may follow a value the function reads from its inputs (a flag in a
         # struct): add such propositions one at a time while they remove ambiguity.
         for cand in field_candidates(ctx, data):
             if len(pin) >= MAX_PIN + 2:
                 break
-            trial = _locks(ctx, checker, exit_state, pin + [cand], pout)
+            if any(cand[0] == d for d, _ in pin):
+                continue
+            trial = list(_locks(ctx, checker, exit_state, pin + [cand], pout).values())
             if _ambiguous(trial) < _ambiguous(locks):
                 pin, locks = pin + [cand], trial
                 if not _ambiguous(locks):
@@ -154,14 +196,40 @@ def infer(ctx, checker, exit_state) -> dict:
     return summary
 
 
-def _locks(ctx, checker, exit_state, pin, pout) -> list:
+def _inherited_pins(ctx, checker, exit_state, pin, pout, locks, vague):
+    """The callees' flags (`inherited_props`) that tell more of the vague locks' outcomes
+    apart, added one at a time, and the vague locks' transitions with them. Each doubles the
+    valuations rows are made from, so at most MAX_INHERITED are kept and only the vague locks
+    are computed again; the others' rows hold for every value of them (`_widen`)."""
+    def trial(extra):
+        got = _locks(ctx, checker, exit_state, pin + extra, pout, vague)
+        return sum(map(_vague, got.values())), got
+    added, best, tried = [], sum(_vague(locks[uid]) for uid in vague), {}
+    for cand in inherited_props(ctx, ctx.data[checker.name])[:MAX_FIELD_TRIES]:
+        if not best or len(added) >= MAX_INHERITED:
+            break
+        share, got = trial(added + [cand])
+        if share < best:
+            added, best, tried = added + [cand], share, got
+    return added, tried
+
+
+def _widen(lock, k: int) -> dict:
+    """A lock's rows for k more input propositions its outcomes do not depend on."""
+    rows = [[ins + list(vals), *rest] for ins, *rest in lock["transitions"]
+            for vals in itertools.product((1, 0), repeat=k)]
+    return dict(lock, transitions=rows)
+
+
+def _locks(ctx, checker, exit_state, pin, pout, only=None) -> dict:
+    """Each lock's transitions by uid (only those of `only`, if given)."""
     data = ctx.data[checker.name]
     fs, g = data.fs, ctx.lit(exit_state.guard)
     roots = ctx.handed_out(exit_state)
     lits = [lit for _, lit in pin] + [lit for _, lit in pout]
-    locks = []
+    locks = {}
     for uid, obj in sorted(data.locks.items(), key=lambda kv: (kv[1].path, kv[0])):
-        steps = ctx.interface_steps(obj, roots)
+        steps = ctx.interface_steps(obj, roots) if only is None or uid in only else None
         if steps is None:
             continue
         constructor = uid in data.known
@@ -181,8 +249,8 @@ def _locks(ctx, checker, exit_state, pin, pout) -> list:
                         why = "release" if ctx.can(*assumed, fs.is_(cause, REL)) else "acquire"
                     rows.append([list(vals[:len(pin)]), "*" if s is None else s,
                                  list(vals[len(pin):]), s2, why])
-        locks.append({"path": steps, "name": ctx.render_path(steps), "constructor": constructor,
-                      "transitions": rows})
+        locks[uid] = {"path": steps, "name": ctx.render_path(steps), "constructor": constructor,
+                      "transitions": rows}
     return locks
 
 
@@ -206,145 +274,3 @@ def _project(rows, keep):
             seen.add(key)
             out.append(list(row))
     return out
-
-
-# -- application (Fig. 2.9) ------------------------------------------------------------------------
-def prepare(ctx, checker, summary, args, st):
-    """Before the call: the caller's lock objects, their states, and the input propositions."""
-    pins = [_pin_value(ctx, d, args, st) for d in summary["pin"]]
-    locks = []
-    for lk in summary["locks"]:
-        if lk["path"][0][0] == "ret":
-            locks.append((lk, None))
-            continue
-        objs = ctx.resolve(lk["path"], args, None, st)
-        if objs:  # the callee dereferenced the pointer on every path that reached its exit
-            ctx.restrict(st, ctx.c.OR_all(g for _, g in objs))
-        locks.append((lk, [(o, g, ctx.ev.get_attr(st, o, "#lock")) for o, g in objs]))
-    return pins, locks
-
-
-def _pin_value(ctx, d, args, st) -> int:
-    if d["kind"] == "field":
-        return _read_truth(ctx, ctx.resolve(d["path"], args, None, st), st, d.get("eq"))
-    return ctx.truth(args[d["index"]]) if d["index"] < len(args) else ctx.c.new_var()
-
-
-def _read_truth(ctx, objs, st, eq=None) -> int:
-    """`value != 0` (or `value == eq`) of the object the path names (guarded), or a fresh
-    literal if none."""
-    if not objs:
-        return ctx.c.new_var()
-
-    def test(value):
-        return ctx.truth(value) if eq is None else equals_const(ctx.c, value, eq)
-    values = [(g, test(ctx.ev.read_obj(o, st))) for o, g in objs]
-    lit = values[-1][1]
-    for g, v in reversed(values[:-1]):
-        lit = ctx.c.ITE(g, v, lit)
-    return lit
-
-
-def _out_values(ctx, summary, args, ret, st):
-    out = []
-    for d in summary["pout"]:
-        if d["kind"] == "ret":
-            out.append(ctx.truth(ret) if ret is not None else ctx.c.new_var())
-            continue
-        out.append(_read_truth(ctx, ctx.resolve([["param", d["index"]], ["deref"]], args, None,
-                                                st), st))
-    return out
-
-
-def apply(ctx, checker, call, summary, token, ret, st):
-    pins, locks = token
-    pouts = _out_values(ctx, summary, [ctx.value(a, st) for a in call.args], ret, st)
-    fs, c = ctx.data[checker.name].fs, ctx.c
-    for lk, objs in locks:
-        if objs is None:  # handed out through the result: resolvable only now
-            found = ctx.resolve(lk["path"], [], ret, st)
-            objs = [(o, g, ctx.ev.get_attr(st, o, "#lock")) for o, g in found]
-        for obj, g, old in objs:
-            _apply_lock(ctx, checker, call, lk, obj, g, old, pins, pouts, st)
-
-
-def _enabled(ctx, fs, row, old, pins, pouts) -> int:
-    ins, s, outs, _, _ = row
-    conds = [x if v else -x for x, v in zip(pins, ins)] + [x if v else -x for x, v in zip(pouts, outs)]
-    if s != "*":
-        conds.append(fs.is_(old, s))
-    return ctx.c.AND_all(conds)
-
-
-def _choose(ctx, rows, enabled):
-    """Rows with one condition and several outcomes (a Type B callee, or propositions that do not
-    tell its exits apart) are alternatives: fresh choice literals pick exactly one."""
-    groups: dict = {}
-    for i, (ins, s, outs, _, _) in enumerate(rows):
-        groups.setdefault((tuple(ins), s, tuple(outs)), []).append(i)
-    out = list(enabled)
-    for members in groups.values():
-        rest = 1
-        for i in members[:-1]:
-            pick = ctx.c.new_var()
-            out[i] = ctx.c.AND(enabled[i], ctx.c.AND(rest, pick))
-            rest = ctx.c.AND(rest, -pick)
-        out[members[-1]] = ctx.c.AND(enabled[members[-1]], rest)
-    return out
-
-
-def reported_by_callee(rows) -> bool:
-    """The callee reaches Error from both entry states under one input valuation: its report."""
-    errs = {}
-    for ins, s, _, s2, _ in rows:
-        if s2 == E:
-            errs.setdefault(tuple(ins), set()).add(s)
-    return any({U, L} <= entries for entries in errs.values())
-
-
-def _apply_lock(ctx, checker, call, lk, obj, g, old, pins, pouts, st):
-    data, fs, c = ctx.data[checker.name], ctx.data[checker.name].fs, ctx.c
-    data.first_op(ctx)
-    data.locks.setdefault(obj.addr.uid, obj)
-    rows = lk["transitions"]
-    enabled = _choose(ctx, rows, [_enabled(ctx, fs, r, old, pins, pouts) for r in rows])
-    if lk.get("constructor"):
-        made = c.AND_all([ctx.lit(st.guard), g, c.OR_all(enabled)])
-        data.known[obj.addr.uid] = c.OR(data.known.get(obj.addr.uid, -1), made)
-    # A constructor's lock is new: whatever the object held before does not stay.
-    stuck = FALSE if lk.get("constructor") else c.OR(fs.is_(old, E), fs.is_(old, R))
-    ctx.restrict(st, c.OR(-g, c.OR(stuck, c.OR_all(enabled))))
-    path = ctx.lit(st.guard)
-    reported = reported_by_callee(rows)
-    first_now = ctx.ev.get_attr(st, obj, "#lockfirst")
-    new = old
-    for row, en in zip(rows, enabled):
-        new = fs.ite(en, fs.const(row[3]), new)
-        if row[3] == E:
-            kind = REL if row[4] == "release" else ACQ
-            enters = c.AND_all([path, g, en, -fs.is_(old, E)])
-            data.errors.append((obj.addr.uid, enters, call.coord, kind, first_now, reported,
-                                call.text))
-            ctx.ev.set_attr(st, obj, "#lockcause", fs.const(kind), c.AND(g, c.AND(en, -fs.is_(old, E))))
-    changes = any(r[1] != r[3] for r in rows if r[3] != E)
-    ctx.ev.set_attr(st, obj, "#lock", new, c.AND(g, -stuck))
-    if changes:
-        data.ops.append((obj.addr.uid, c.AND(path, g), call.coord,
-                         f"'{call.text}' changes the state of {obj.display} ({lk['name']} in its summary)"))
-    first = _expected_first(rows)
-    if first:
-        cur = ctx.ev.get_attr(st, obj, "#lockfirst")
-        ctx.ev.set_attr(st, obj, "#lockfirst", fs.ite(fs.is_(cur, 0), fs.const(first), cur), g)
-    if any(r[1] in (U, "*") and r[3] == L for r in rows):
-        data.acquires.append((obj.addr.uid, c.AND(path, c.AND(g, fs.is_(new, L))), call.coord))
-
-
-def _expected_first(rows) -> int:
-    ok_from = {r[1] for r in rows if r[3] != E}
-    err_from = {r[1] for r in rows if r[3] == E}
-    if U in ok_from and L in err_from:
-        return ACQ
-    if L in ok_from and U in err_from:
-        return REL
-    return 0
-

@@ -116,6 +116,11 @@ class TypeResolver:
         return T.INT
 
     def _t_TypeOfExpression(self, node, scope):
+        # A function's name does not decay here: the kernel's EXPORT_SYMBOL(f) declares
+        # `extern typeof(f) f;`, a prototype — as a pointer variable, later calls lost f.
+        entry = scope.lookup(node.expr.name) if isinstance(node.expr, c_ast.ID) else None
+        if isinstance(entry, tuple) and entry[0] == "func":
+            return entry[2]
         return self.expr_type(node.expr, scope) if self.expr_type else T.LONG
 
     def _t_TypeOfDeclaration(self, node, scope):

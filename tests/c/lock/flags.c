@@ -48,3 +48,51 @@ int ok_build(struct sbi *s) {
     unlock_build(s);
     return 0;
 }
+
+/* A flag read only by callees is the caller's flag too (sound/core's snd_pcm_action): it
+ * releases the stream lock the flag picks only on one path, and its caller, holding that
+ * lock, must not be told it may release the other one. */
+int spin_trylock(spinlock_t *l);
+int mutex_trylock(struct mutex *m);
+struct linked { struct pcm *pcm; struct group self_group; struct group *group; int on; int state; };
+static void linked_lock(struct linked *s) { group_lock(&s->self_group, s->pcm->nonatomic); }
+static void linked_unlock(struct linked *s) { group_unlock(&s->self_group, s->pcm->nonatomic); }
+
+static struct group *group_ref(struct linked *s) {
+    int nonatomic = s->pcm->nonatomic;
+    struct group *g;
+    if (!s->on)
+        return 0;
+    g = s->group;
+    if (nonatomic ? mutex_trylock(&g->mutex) : spin_trylock(&g->lock))
+        return g;
+    linked_unlock(s);       /* lock order: the group's, then the stream's */
+    group_lock(g, nonatomic);
+    linked_lock(s);
+    return g;
+}
+static void group_unref(struct group *g, struct linked *s) {
+    if (g)
+        group_unlock(g, s->pcm->nonatomic);
+}
+static int action(struct linked *s, int state) {
+    struct group *g = group_ref(s);
+    s->state = g ? state : 0;
+    group_unref(g, s);
+    return 0;
+}
+int stop(struct linked *s, int state) { return action(s, state); }
+// expect-summary: stop: lock (*param0).self_group.mutex: [unlocked -> error (release) if (*(*param0).pcm).nonatomic != 0 and ret == 0]
+
+int ok_stop_locked(struct linked *s) {
+    linked_lock(s);
+    stop(s, 1);
+    linked_unlock(s);
+    return 0;
+}
+
+void bad_stop_unlocked(struct linked *s) {
+    linked_lock(s);
+    linked_unlock(s);
+    stop(s, 1);                                 // expect: lock.double-unlock
+}

@@ -214,3 +214,20 @@ void bad_irq_masking(void) {
     local_irq_enable();
     spin_lock(&the_irqdev.lock);                // expect: lock.double-lock
 }
+
+/* EXPORT_SYMBOL(f) declares `extern typeof(f) f;` after f: still f, so later calls use its
+ * summary (sound/core's relink_to_local unlocked through an exported function). */
+void dev_unlock_exported(struct dev *d) { spin_unlock(&d->lock); }
+extern typeof(dev_unlock_exported) dev_unlock_exported;
+
+void ok_exported(struct dev *d) {
+    spin_lock(&d->lock);
+    d->count++;
+    dev_unlock_exported(d);
+}
+
+void bad_exported(struct dev *d) {
+    spin_lock(&d->lock);
+    dev_unlock_exported(d);
+    dev_unlock_exported(d);                     // expect: lock.double-unlock
+}

@@ -1,0 +1,164 @@
+"""Lock summaries applied at call sites (Fig. 2.9): the caller's lock objects and their states
+before the call, the summary's rows chosen by the propositions' values in the caller, errors
+recorded where a row leads to Error. Inference is lock_summary.py (NOTE [lock-propositions])."""
+from __future__ import annotations
+
+from saturn.checker import FALSE, equals_const
+
+from .lock_summary import ACQ, REL, E, L, R, U
+
+
+def prepare(ctx, checker, summary, args, st):
+    """Before the call: the caller's lock objects, their states, and the input propositions."""
+    pins = [_pin_value(ctx, d, args, st, ctx.data[checker.name]) for d in summary["pin"]]
+    locks = []
+    for lk in summary["locks"]:
+        if lk["path"][0][0] == "ret":
+            locks.append((lk, None))
+            continue
+        objs = ctx.resolve(lk["path"], args, None, st)
+        if objs:  # the callee dereferenced the pointer on every path that reached its exit
+            ctx.restrict(st, ctx.c.OR_all(g for _, g in objs))
+        locks.append((lk, [(o, g, ctx.ev.get_attr(st, o, "#lock")) for o, g in objs]))
+    return pins, locks
+
+
+def _pin_value(ctx, d, args, st, data) -> int:
+    if d["kind"] == "field":
+        objs = ctx.resolve(d["path"], args, None, st)
+        _inherit(ctx, data, objs, st, d.get("eq"))
+        return _read_truth(ctx, objs, st, d.get("eq"))
+    return ctx.truth(args[d["index"]]) if d["index"] < len(args) else ctx.c.new_var()
+
+
+def _inherit(ctx, data, objs, st, eq) -> None:
+    """A callee's flag that is still this function's entry value of an input field becomes a
+    proposition of this summary too (NOTE [lock-propositions]): the callee behaves by it, so
+    this function does (sound/core's snd_pcm_action takes the group lock as its callee
+    snd_pcm_stream_group_ref does, by `substream->pcm->nonatomic`)."""
+    if len(objs) != 1:
+        return
+    obj = objs[0][0]
+    initial = ctx.env.initial(obj)
+    steps = ctx.interface_steps(obj) if st.store.get(obj, initial) is initial else None
+    if steps and len(steps) > 1 and steps[0][0] in ("param", "global"):
+        data.inherited.setdefault((obj, eq), (steps, initial))
+
+
+def _read_truth(ctx, objs, st, eq=None) -> int:
+    """`value != 0` (or `value == eq`) of the object the path names (guarded), or a fresh
+    literal if none."""
+    if not objs:
+        return ctx.c.new_var()
+
+    def test(value):
+        return ctx.truth(value) if eq is None else equals_const(ctx.c, value, eq)
+    values = [(g, test(ctx.ev.read_obj(o, st))) for o, g in objs]
+    lit = values[-1][1]
+    for g, v in reversed(values[:-1]):
+        lit = ctx.c.ITE(g, v, lit)
+    return lit
+
+
+def _out_values(ctx, summary, args, ret, st):
+    out = []
+    for d in summary["pout"]:
+        if d["kind"] == "ret":
+            out.append(ctx.truth(ret) if ret is not None else ctx.c.new_var())
+            continue
+        out.append(_read_truth(ctx, ctx.resolve([["param", d["index"]], ["deref"]], args, None,
+                                                st), st))
+    return out
+
+
+def apply(ctx, checker, call, summary, token, ret, st):
+    pins, locks = token
+    pouts = _out_values(ctx, summary, [ctx.value(a, st) for a in call.args], ret, st)
+    for lk, objs in locks:
+        if objs is None:  # handed out through the result: resolvable only now
+            found = ctx.resolve(lk["path"], [], ret, st)
+            objs = [(o, g, ctx.ev.get_attr(st, o, "#lock")) for o, g in found]
+        for obj, g, old in objs:
+            _apply_lock(ctx, checker, call, lk, obj, g, old, pins, pouts, st)
+
+
+def _enabled(ctx, fs, row, old, pins, pouts) -> int:
+    ins, s, outs, _, _ = row
+    conds = [x if v else -x for x, v in zip(pins, ins)] + [x if v else -x for x, v in zip(pouts, outs)]
+    if s != "*":
+        conds.append(fs.is_(old, s))
+    return ctx.c.AND_all(conds)
+
+
+def _choose(ctx, rows, enabled):
+    """Rows with one condition and several outcomes (a Type B callee, or propositions that do not
+    tell its exits apart) are alternatives: fresh choice literals pick exactly one."""
+    groups: dict = {}
+    for i, (ins, s, outs, _, _) in enumerate(rows):
+        groups.setdefault((tuple(ins), s, tuple(outs)), []).append(i)
+    out = list(enabled)
+    for members in groups.values():
+        rest = 1
+        for i in members[:-1]:
+            pick = ctx.c.new_var()
+            out[i] = ctx.c.AND(enabled[i], ctx.c.AND(rest, pick))
+            rest = ctx.c.AND(rest, -pick)
+        out[members[-1]] = ctx.c.AND(enabled[members[-1]], rest)
+    return out
+
+
+def reported_by_callee(rows) -> bool:
+    """The callee reaches Error from both entry states under one input valuation: its report."""
+    errs = {}
+    for ins, s, _, s2, _ in rows:
+        if s2 == E:
+            errs.setdefault(tuple(ins), set()).add(s)
+    return any({U, L} <= entries for entries in errs.values())
+
+
+def _apply_lock(ctx, checker, call, lk, obj, g, old, pins, pouts, st):
+    data, fs, c = ctx.data[checker.name], ctx.data[checker.name].fs, ctx.c
+    data.first_op(ctx)
+    data.locks.setdefault(obj.addr.uid, obj)
+    rows = lk["transitions"]
+    enabled = _choose(ctx, rows, [_enabled(ctx, fs, r, old, pins, pouts) for r in rows])
+    if lk.get("constructor"):
+        made = c.AND_all([ctx.lit(st.guard), g, c.OR_all(enabled)])
+        data.known[obj.addr.uid] = c.OR(data.known.get(obj.addr.uid, -1), made)
+    # A constructor's lock is new: whatever the object held before does not stay.
+    stuck = FALSE if lk.get("constructor") else c.OR(fs.is_(old, E), fs.is_(old, R))
+    ctx.restrict(st, c.OR(-g, c.OR(stuck, c.OR_all(enabled))))
+    path = ctx.lit(st.guard)
+    reported = reported_by_callee(rows)
+    first_now = ctx.ev.get_attr(st, obj, "#lockfirst")
+    new = old
+    for row, en in zip(rows, enabled):
+        new = fs.ite(en, fs.const(row[3]), new)
+        if row[3] == E:
+            kind = REL if row[4] == "release" else ACQ
+            enters = c.AND_all([path, g, en, -fs.is_(old, E)])
+            data.errors.append((obj.addr.uid, enters, call.coord, kind, first_now, reported,
+                                call.text))
+            ctx.ev.set_attr(st, obj, "#lockcause", fs.const(kind), c.AND(g, c.AND(en, -fs.is_(old, E))))
+    changes = any(r[1] != r[3] for r in rows if r[3] != E)
+    ctx.ev.set_attr(st, obj, "#lock", new, c.AND(g, -stuck))
+    if changes:
+        data.ops.append((obj.addr.uid, c.AND(path, g), call.coord,
+                         f"'{call.text}' changes the state of {obj.display} ({lk['name']} in its summary)"))
+    first = _expected_first(rows)
+    if first:
+        cur = ctx.ev.get_attr(st, obj, "#lockfirst")
+        ctx.ev.set_attr(st, obj, "#lockfirst", fs.ite(fs.is_(cur, 0), fs.const(first), cur), g)
+    if any(r[1] in (U, "*") and r[3] == L for r in rows):
+        data.acquires.append((obj.addr.uid, c.AND(path, c.AND(g, fs.is_(new, L))), call.coord))
+
+
+def _expected_first(rows) -> int:
+    ok_from = {r[1] for r in rows if r[3] != E}
+    err_from = {r[1] for r in rows if r[3] == E}
+    if U in ok_from and L in err_from:
+        return ACQ
+    if L in ok_from and U in err_from:
+        return REL
+    return 0
+
