@@ -3,7 +3,7 @@
 NOTE [packed-units]: a unit's functions that came from or went into the function cache (NOTE
 [function-cache]) are stored as their cache entries' bytes, not pickled again with the rest:
 pickling SQLite's whole unit was 2.2 s of a one-function re-check. A loaded unit's functions
-are `LazyFunction`s: what the driver, the call graph and the summary cache read (name, place,
+are `LazyFunction`s (fncache.py): what the driver, the call graph and the summary cache read (name, place,
 callees, digest, notes) is at hand, and the body is unpickled — against the unit's own struct
 tags and globals, as the lowering did — only when something reads it: the analysis of the few
 functions a re-check runs again. SQLite's unit: 1.0 s to load whole, 0.1-0.3 s this way
@@ -13,34 +13,9 @@ from __future__ import annotations
 
 import pickle
 
-from ..ir import nodes as N
-from .fncache import load_blob
+from .fncache import META as _META, lazy_function
 
 _PACKED = "saturn-unit-3"
-# The fields read without the body; the others come with it.
-_META = ("key", "name", "file", "line", "end_line", "static", "notes", "callees",
-         "fn_pointer_calls", "text", "digest", "line_values", "weight")
-
-
-class LazyFunction(N.Function):
-    """A function whose body is still the cache entry's bytes (NOTE [packed-units])."""
-
-    def __getattr__(self, name):   # only for what is not in the instance yet: the body
-        blob = self.__dict__.pop("_blob", None)
-        if blob is None:
-            raise AttributeError(name)
-        self.__dict__.update(load_blob(*blob)[0].__dict__)
-        return getattr(self, name)
-
-    def __reduce_ex__(self, protocol):   # a worker or a cache gets a plain function
-        getattr(self, "blocks")
-        return _function, (dict(self.__dict__),)
-
-
-def _function(state: dict) -> N.Function:
-    fn = N.Function.__new__(N.Function)
-    fn.__dict__.update(state)
-    return fn
 
 
 def pack(unit) -> bytes:
@@ -62,7 +37,5 @@ def unpack(data):
     for key, fn in unit.functions.items():
         if fn is None:
             line, blob, meta = packed[key]
-            lazy = unit.functions[key] = LazyFunction.__new__(LazyFunction)
-            lazy.__dict__.update(meta)
-            lazy.__dict__["_blob"] = (blob, tags, unit.globals, line)
+            unit.functions[key] = lazy_function(meta, (blob, tags, unit.globals, line))
     return unit

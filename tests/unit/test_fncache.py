@@ -99,12 +99,24 @@ def test_a_damaged_entry_has_the_unit_lowered_again_without_stubs(tmp_path, cach
     for key, entry in entries.items():
         if not entry:
             continue   # f3 calls f2 undeclared: an implicit declaration makes it impure
-        first, base, data = pickle.loads(entry)
-        entries[key] = pickle.dumps((first, base, data[:len(data) // 2]))
+        first, base, data, head, check = pickle.loads(entry)
+        entries[key] = pickle.dumps((first, base, data[:len(data) // 2], head, check))
     pickle.dump(entries, open(pack, "wb"))
     assert _lower(text, tmp_path) == _lower(text)
     assert caches[1].failed and not caches[2].stubs and caches[2].hits == 0
     assert caches[0].path == caches[2].path and caches[2].misses == 4
+
+
+def test_cached_functions_are_installed_without_their_bodies(tmp_path, caches):
+    # NOTE [lazy-install]: a re-check after an edit reads few bodies; the rest stay bytes
+    text = _preprocessed(PRELUDE + F1 + F2 + F3 + F4)
+    unitcache.lower_text(text, "a.c", ".", BodyCache(str(tmp_path), "salt"))
+    edited = text.replace("  t.a = x;\n", "  t.a = x;\n  t.a++;\n")
+    unit = unitcache.lower_text(edited, "a.c", ".", BodyCache(str(tmp_path), "salt"))
+    lazy = sorted(k for k, fn in unit.functions.items() if "_blob" in fn.__dict__)
+    assert lazy == ["a.c:helper", "f1", "f2", "f4"] and caches[1].hits == 4
+    assert any(k.endswith("f2.calls") for k in unit.globals)   # f2's static local came too
+    assert _signature(unit) == _lower(edited)   # bodies read on demand equal a plain lowering
 
 
 def test_a_packed_unit_loads_back_the_same(tmp_path, caches):
