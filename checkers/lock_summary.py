@@ -146,16 +146,29 @@ def _vague(lock) -> float:
     return vague / len(groups) if groups else 0.0
 
 
-def _valuations(ctx, base, lits, prefix=()):
-    """Every assignment of `lits` consistent with `base`, by splitting (prunes early)."""
-    if not ctx.can(*base):
-        return
+def _valuations(ctx, base, lits, prefix=(), memo=None, holds=False) -> list:
+    """Every assignment of `lits` consistent with `base`, by splitting (prunes early; a
+    consistent base whose literal cannot hold needs no query for its negation); `memo` keeps
+    the answers for a later call whose `lits` extend these (`_locks`' `late`)."""
+    if holds and memo is not None:
+        memo[tuple(base)] = True
+    if not holds and not _can(ctx, memo, base):
+        return []
     if not lits:
-        yield prefix
-        return
+        return [prefix]
     head, rest = lits[0], lits[1:]
-    for value in (1, 0):
-        yield from _valuations(ctx, base + [head if value else -head], rest, prefix + (value,))
+    first = _valuations(ctx, base + [head], rest, prefix + (1,), memo)
+    return first + _valuations(ctx, base + [-head], rest, prefix + (0,), memo, not first)
+
+
+def _can(ctx, memo, lits) -> bool:
+    if memo is None:
+        return ctx.can(*lits)
+    key = tuple(lits)
+    got = memo.get(key)
+    if got is None:
+        got = memo[key] = ctx.can(*lits)
+    return got
 
 
 def infer(ctx, checker, exit_state) -> dict:
@@ -165,9 +178,10 @@ def infer(ctx, checker, exit_state) -> dict:
     if exit_state is None or not data.locks:
         return summary
     pout, pin = output_props(ctx, exit_state), input_props(ctx)
-    locks = _locks(ctx, checker, exit_state, pin, pout)
+    memo: dict = {}   # SAT answers shared by the trials below (`_locks`' `late`)
+    locks = _locks(ctx, checker, exit_state, pin, pout, memo=memo)
     vague = {uid for uid, lk in locks.items() if _vague(lk)}
-    added, tried = _inherited_pins(ctx, checker, exit_state, pin, pout, locks, vague) \
+    added, tried = _inherited_pins(ctx, checker, exit_state, pin, pout, locks, vague, memo) \
         if vague else ([], {})
     if added:
         pin = pin + added
@@ -181,9 +195,10 @@ def infer(ctx, checker, exit_state) -> dict:
                 break
             if any(cand[0] == d for d, _ in pin):
                 continue
-            trial = list(_locks(ctx, checker, exit_state, pin + [cand], pout).values())
+            trial = list(_locks(ctx, checker, exit_state, pin + [cand], pout, memo=memo,
+                                late=len(added) + 1).values())
             if _ambiguous(trial) < _ambiguous(locks):
-                pin, locks = pin + [cand], trial
+                pin, locks, added = pin + [cand], trial, added + [cand]
                 if not _ambiguous(locks):
                     break
     keep = [j for j in range(len(pin)) if any(_matters(lk["transitions"], j) for lk in locks)]
@@ -196,13 +211,14 @@ def infer(ctx, checker, exit_state) -> dict:
     return summary
 
 
-def _inherited_pins(ctx, checker, exit_state, pin, pout, locks, vague):
+def _inherited_pins(ctx, checker, exit_state, pin, pout, locks, vague, memo):
     """The callees' flags (`inherited_props`) that tell more of the vague locks' outcomes
     apart, added one at a time, and the vague locks' transitions with them. Each doubles the
     valuations rows are made from, so at most MAX_INHERITED are kept and only the vague locks
-    are computed again; the others' rows hold for every value of them (`_widen`)."""
+    are computed again, asking only what `memo` does not know (they are split on last); the
+    others' rows hold for every value of them (`_widen`)."""
     def trial(extra):
-        got = _locks(ctx, checker, exit_state, pin + extra, pout, vague)
+        got = _locks(ctx, checker, exit_state, pin + extra, pout, vague, memo, len(extra))
         return sum(map(_vague, got.values())), got
     added, best, tried = [], sum(_vague(locks[uid]) for uid in vague), {}
     for cand in inherited_props(ctx, ctx.data[checker.name])[:MAX_FIELD_TRIES]:
@@ -221,12 +237,16 @@ def _widen(lock, k: int) -> dict:
     return dict(lock, transitions=rows)
 
 
-def _locks(ctx, checker, exit_state, pin, pout, only=None) -> dict:
-    """Each lock's transitions by uid (only those of `only`, if given)."""
+def _locks(ctx, checker, exit_state, pin, pout, only=None, memo=None, late=0) -> dict:
+    """Each lock's transitions by uid (only those of `only`, if given). The last `late` input
+    propositions are split on after the output ones: with `memo`, an earlier call without them
+    answered every query but the last splits."""
     data = ctx.data[checker.name]
     fs, g = data.fs, ctx.lit(exit_state.guard)
     roots = ctx.handed_out(exit_state)
-    lits = [lit for _, lit in pin] + [lit for _, lit in pout]
+    early = len(pin) - late
+    lits = [lit for _, lit in pin[:early]] + [lit for _, lit in pout] + \
+        [lit for _, lit in pin[early:]]
     locks = {}
     for uid, obj in sorted(data.locks.items(), key=lambda kv: (kv[1].path, kv[0])):
         steps = ctx.interface_steps(obj, roots) if only is None or uid in only else None
@@ -242,13 +262,15 @@ def _locks(ctx, checker, exit_state, pin, pout, only=None) -> dict:
             entry = [data.known[uid]] if s is None else [fs.is_(s0, s), exists]
             for s2 in (U, L, R, E):
                 base = [g, *entry, fs.is_(final, s2)]
-                for vals in _valuations(ctx, base, lits):
+                for vals in _valuations(ctx, base, lits, memo=memo):
                     why = ""
                     if s2 == E:
                         assumed = base + [x if v else -x for x, v in zip(lits, vals)]
-                        why = "release" if ctx.can(*assumed, fs.is_(cause, REL)) else "acquire"
-                    rows.append([list(vals[:len(pin)]), "*" if s is None else s,
-                                 list(vals[len(pin):]), s2, why])
+                        why = "release" if _can(ctx, memo, assumed + [fs.is_(cause, REL)]) \
+                            else "acquire"
+                    outs = len(pout) + early
+                    rows.append([list(vals[:early] + vals[outs:]), "*" if s is None else s,
+                                 list(vals[early:outs]), s2, why])
         locks[uid] = {"path": steps, "name": ctx.render_path(steps), "constructor": constructor,
                       "transitions": rows}
     return locks
