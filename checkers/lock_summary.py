@@ -259,7 +259,9 @@ def _locks(ctx, checker, exit_state, pin, pout, only=None, memo=None, late=0) ->
         rows = []
         exists = lock_exists(ctx, obj, steps, exit_state)
         for s in ([None] if constructor else [U, L]):
-            entry = [data.known[uid]] if s is None else [fs.is_(s0, s), exists]
+            # A lock made here exists only where it is handed out too: not on the paths
+            # returning an ERR_PTR (tty_init_dev's alloc_tty_struct initialises it).
+            entry = [data.known[uid], exists] if s is None else [fs.is_(s0, s), exists]
             for s2 in (U, L, R, E):
                 base = [g, *entry, fs.is_(final, s2)]
                 for vals in _valuations(ctx, base, lits, memo=memo):

@@ -231,3 +231,37 @@ void bad_exported(struct dev *d) {
     dev_unlock_exported(d);
     dev_unlock_exported(d);                     // expect: lock.double-unlock
 }
+
+/* The same with a constructor: the allocator initialises the mutex (tty_init_dev's
+ * alloc_tty_struct). An error pointer hands out no lock, initialised or not. */
+void __mutex_init(struct mutex *lock, const char *name, void *key);
+static struct tty *alloc_tty(void) {
+    struct tty *t = kzalloc_tty();
+    if (!t)
+        return 0;
+    __mutex_init(&t->legacy_mutex, "legacy", 0);
+    return t;
+}
+
+struct tty *tty_init_made(int fail) {
+    struct tty *t = alloc_tty();
+    if (!t)
+        return ERR_PTR(-12);
+    mutex_lock(&t->legacy_mutex);
+    if (fail) {
+        mutex_unlock(&t->legacy_mutex);
+        kfree_tty(t);
+        return ERR_PTR(-5);
+    }
+    return t;
+}
+// expect-summary: tty_init_made: lock constructor (*ret).legacy_mutex: [any -> locked if param0 == 0 and ret != 0]
+
+int ok_open_made(int fail) {
+    struct tty *t = tty_init_made(fail);
+    if (IS_ERR(t))
+        return -1;
+    t->count++;
+    mutex_unlock(&t->legacy_mutex);
+    return 0;
+}
