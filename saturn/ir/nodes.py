@@ -160,6 +160,11 @@ class Call(Stmt):
     text: str = ""         # the call as written (for notes and fingerprints)
 
 
+# The callee of the call made of inline assembly's pointer inputs (lower_stmt._s_Asm): it
+# changes no memory (symex/calls.py), and a checker may take it as keeping what it is given.
+ASM_CALL = "__asm__"
+
+
 @dataclass(frozen=True)
 class Note(Stmt):
     """An unsupported construct met here; evaluation records it and goes on."""

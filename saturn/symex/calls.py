@@ -30,7 +30,8 @@ def default_call(ev, call: N.Call, args: list, st) -> None:
         return
     if call.lv is not None:
         ev.store(call.lv, ev.fresh_value(call.lv.type, label), st)
-    effect = ev.library_effects.get((call.callee or "").rsplit(":", 1)[-1])
+    effect = "none" if call.callee == N.ASM_CALL else \
+        ev.library_effects.get((call.callee or "").rsplit(":", 1)[-1])
     if effect == "none":
         return
     roots = set()
