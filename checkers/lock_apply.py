@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from saturn.checker import FALSE, equals_const
 
-from .lock_summary import ACQ, REL, E, L, R, U
+from .lock_summary import ACQ, REL, E, L, R, U, input_field
 
 
 def prepare(ctx, checker, summary, args, st):
@@ -41,7 +41,7 @@ def _inherit(ctx, data, objs, st, eq) -> None:
     obj = objs[0][0]
     initial = ctx.env.initial(obj)
     steps = ctx.interface_steps(obj) if st.store.get(obj, initial) is initial else None
-    if steps and len(steps) > 1 and steps[0][0] in ("param", "global"):
+    if input_field(steps):
         data.inherited.setdefault((obj, eq), (steps, initial))
 
 

@@ -73,30 +73,40 @@ def field_candidates(ctx, data):
         if obj not in before or not isinstance(obj.type, T.IntT):
             continue
         steps = ctx.interface_steps(obj)
-        if steps and len(steps) > 1 and steps[0][0] in ("param", "global"):
-            out.append((ctx.render_path(steps), steps, value))
-    out.sort(key=lambda x: (len(x[1]), x[0]))
-    props = [({"kind": "field", "path": steps, "name": name}, ctx.truth(value))
-             for name, steps, value in out]
+        if input_field(steps):
+            out.append((steps, value))
+    out.sort(key=lambda sv: (len(sv[0]), ctx.render_path(sv[0])))
+    props = [field_prop(ctx, steps, value) for steps, value in out]
     # `if (sbi->options.nfs == FAT_NFS_NOSTALE_RO) mutex_lock(...)`: a field against a constant
     # the function compares with.
-    props += [({"kind": "field", "path": steps, "name": f"{name} == {k}", "eq": k},
-               equals_const(ctx.c, value, k))
-              for k in _compared_constants(ctx.fn) for name, steps, value in out]
+    props += [field_prop(ctx, steps, value, k)
+              for k in _compared_constants(ctx.fn) for steps, value in out]
     return props[:MAX_FIELD_TRIES]
 
 
 def inherited_props(ctx, data) -> list:
-    """The callees' flags this function passes on (`_inherit`), as input propositions; kept only
-    where they matter (`_matters`)."""
-    props = []
-    for (_, eq), (steps, value) in data.inherited.items():
-        name = ctx.render_path(steps)
-        props.append(({"kind": "field", "path": steps, "name": name}, ctx.truth(value))
-                     if eq is None else
-                     ({"kind": "field", "path": steps, "name": f"{name} == {eq}", "eq": eq},
-                      equals_const(ctx.c, value, eq)))
-    return sorted(props, key=lambda p: (len(p[0]["path"]), p[0]["name"]))
+    """The callees' flags this function passes on (`_inherit` in lock_apply.py), as input
+    propositions; kept only where they matter (`_matters`)."""
+    return sorted((field_prop(ctx, steps, value, eq)
+                   for (_, eq), (steps, value) in data.inherited.items()), key=_prop_order)
+
+
+def input_field(steps) -> bool:
+    """A field reached from a parameter or a global (not the parameter or global itself)."""
+    return bool(steps) and len(steps) > 1 and steps[0][0] in ("param", "global")
+
+
+def field_prop(ctx, steps, value, eq=None):
+    """The input proposition `field != 0`, or `field == eq`, with its literal."""
+    name = ctx.render_path(steps)
+    if eq is None:
+        return {"kind": "field", "path": steps, "name": name}, ctx.truth(value)
+    return ({"kind": "field", "path": steps, "name": f"{name} == {eq}", "eq": eq},
+            equals_const(ctx.c, value, eq))
+
+
+def _prop_order(prop):
+    return len(prop[0]["path"]), prop[0]["name"]
 
 
 def _compared_constants(fn) -> list[int]:
@@ -126,12 +136,16 @@ def lock_exists(ctx, obj, steps, exit_state) -> int:
     return ctx.c.OR_all([g for loc, g in ctx.locations(value) if loc.root is obj.root] or [FALSE])
 
 
+def _outcomes(lock) -> dict:
+    """A lock's exit states by entry condition (input values, entry state, output values)."""
+    groups: dict = {}
+    for ins, s, outs, s2, _ in lock["transitions"]:
+        groups.setdefault((tuple(ins), s, tuple(outs)), set()).add(s2)
+    return groups
+
+
 def _ambiguous(locks) -> int:
-    groups = {}
-    for lk in locks:
-        for ins, s, outs, s2, _ in lk["transitions"]:
-            groups.setdefault((id(lk), tuple(ins), s, tuple(outs)), set()).add(s2)
-    return sum(1 for exits in groups.values() if {U, L} <= exits)
+    return sum(1 for lk in locks for exits in _outcomes(lk).values() if {U, L} <= exits)
 
 
 def _vague(lock) -> float:
@@ -139,9 +153,7 @@ def _vague(lock) -> float:
     apart: locked or unlocked, or an error or not (a caller holding the other lock of a
     flag-chosen pair would be told it may release this one). A share, not a count: a
     proposition that settles half the conditions doubles them."""
-    groups = {}
-    for ins, s, outs, s2, _ in lock["transitions"]:
-        groups.setdefault((tuple(ins), s, tuple(outs)), set()).add(s2)
+    groups = _outcomes(lock)
     vague = sum(1 for exits in groups.values() if {U, L} <= exits or (E in exits and len(exits) > 1))
     return vague / len(groups) if groups else 0.0
 
