@@ -26,6 +26,7 @@ class EscapeRules:
         self.route_kind: dict = {}   # pointer object -> (kind, name)
 
     def points_to(self, value, l) -> int:
+        value = self.ctx.force(value)   # NOTE [lazy-mux]
         return self.c.OR_all(g for loc, g in value.entries if loc is not None and loc.root is l)
 
     def route(self, p):
@@ -59,11 +60,11 @@ class EscapeRules:
         fs = self.data.fs
         out = fs.is_(self.ctx.ev.get_attr(self.st, l, ESCAPED), 1)
         for p, value in self.slots:
-            guard = self.points_to(value, l)
-            if guard == FALSE:
-                continue
             kind, name = self.route(p)
             if kind == "local" or (kind, name) in excluded:
+                continue   # before reading the value: a local's may be an unbuilt Mux
+            guard = self.points_to(value, l)
+            if guard == FALSE:
                 continue
             if kind == "newloc":
                 if name is l or name in {x for _, x in excluded} or \

@@ -84,7 +84,7 @@ def _out_allocs(ctx, data, rules, g, exit_state) -> list:
             continue
         initial = ctx.env.initial_values.get(ctx.env.var_obj(p))
         for slot, _ in ctx.locations(initial) if initial is not None else []:
-            value = exit_state.store.get(slot)
+            value = ctx.stored(exit_state, slot)
             new = [(loc, gl) for loc, gl in ctx.locations(value) if loc.root in data.new_locs]
             route = frozenset({("param", p.index)})
             if new and all(not ctx.can(g, gl, rules.escaped(loc.root, route)) for loc, gl in new):

@@ -40,7 +40,8 @@ def _inherit(ctx, data, objs, st, eq) -> None:
         return
     obj = objs[0][0]
     initial = ctx.env.initial(obj)
-    steps = ctx.interface_steps(obj) if st.store.get(obj, initial) is initial else None
+    held = ctx.stored(st, obj)   # built: a Mux of equal values is that value (NOTE [lazy-mux])
+    steps = ctx.interface_steps(obj) if held is None or held is initial else None
     if input_field(steps):
         data.inherited.setdefault((obj, eq), (steps, initial))
 

@@ -44,7 +44,7 @@ def output_props(ctx, exit_state):
             continue
         initial = ctx.env.initial_values.get(ctx.env.var_obj(p))
         for target, _ in ctx.locations(initial) if initial is not None else []:
-            after = exit_state.store.get(target)
+            after = ctx.stored(exit_state, target)
             if after is not None and after is not ctx.env.initial_values.get(target):
                 props.append(({"kind": "outparam", "index": p.index, "name": f"*param{p.index}"},
                               ctx.truth(after)))

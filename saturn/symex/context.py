@@ -6,6 +6,7 @@ from ..logic.circuit import FALSE, TRUE
 from ..memory.gls import GLS, make as make_gls
 from ..report.diagnostic import Report, TraceNote
 from . import interface
+from .merge import Mux, force
 
 MAX_WITNESS_BRANCHES = 40
 
@@ -65,8 +66,17 @@ class FunctionContext:
         self.ev.store(lvalue, value, state)
 
     def pointer_slots(self, state):
-        """Every pointer-valued object in a state, with its value."""
-        return [(obj, v) for obj, v in state.store.items() if isinstance(v, GLS)]
+        """Every pointer-valued object in a state, with its value — which may be a `Mux` still
+        (NOTE [lazy-mux]): `locations` and `force` read it."""
+        return [(obj, v) for obj, v in state.store.items()
+                if isinstance(v, GLS) or (type(v) is Mux and v.pointer)]
+
+    def force(self, value):
+        return force(self.ev, value)
+
+    def stored(self, state, obj):
+        """The value a state holds for `obj`, or None where it holds none (NOTE [lazy-mux])."""
+        return force(self.ev, state.store.get(obj))
 
     def exit_value(self, sym, state):
         return self.ev.read_obj(self.env.var_obj(sym), state)
@@ -107,6 +117,8 @@ class FunctionContext:
 
     def locations(self, value):
         """The non-null locations of a pointer value with their guards."""
+        if type(value) is Mux:
+            value = force(self.ev, value)
         return value.locations() if isinstance(value, GLS) else []
 
     def restrict(self, state, lit: int) -> None:

@@ -14,7 +14,7 @@ from . import interface
 from .context import FunctionContext
 from .environment import Environment
 from .evaluator import Evaluator
-from .merge import merge
+from .merge import force, merge
 from .state import State
 
 
@@ -139,7 +139,7 @@ def _run(program, fn, unroller, checkers, options, summaries, havoc):
         ch.finish(ctx, final)
     ctx.data.setdefault("<summaries>", {})["<engine>"] = {
         "noreturn": final is None,
-        "modifies": interface.modified(ctx.env, final) if final is not None else [],
+        "modifies": interface.modified(ev, final) if final is not None else [],
         "returns": interface.returned(ctx, final),
         "sign": interface.return_sign(ctx, final)}
     stuck = {h for h in entered if h not in exited and _has_exit(fn, unroller.loops[h])}
@@ -163,7 +163,8 @@ def _havoc(ev, st: State, entry: State | None) -> None:
     if entry is None:
         return
     for obj, value in list(st.store.items()):
-        if entry.store.get(obj) is not value:
+        if entry.store.get(obj) is not value and force(ev, entry.store.get(obj)) is not \
+                force(ev, value):   # built: a join of equal values is that value (NOTE [lazy-mux])
             st.store[obj] = ev.fresh_value(obj.type, obj.display)
     st.attrs = dict(entry.attrs)
 

@@ -7,6 +7,7 @@ from ..logic.circuit import FALSE, TRUE
 from ..memory.gls import GLS
 from ..memory.locations import Obj, child, container, view
 from ..report.paths import render_steps
+from .merge import Mux, force
 
 
 def steps_of(obj: Obj, roots: dict | None = None):
@@ -78,16 +79,18 @@ def _in_view(obj: Obj) -> bool:
     return top.parent is None and top.container_of is None and top.addr.root is not top
 
 
-def modified(env, exit_state, limit: int = 64):
+def modified(ev, exit_state, limit: int = 64):
     """Interface objects whose exit value may differ from their entry value (M of §2.5.2), or
     None when there are more than `limit` (callers then assume the worst)."""
-    out = []
+    out, env = [], ev.env
     for obj, value in exit_state.store.items():
         if value is env.initial_values.get(obj):
             continue
         steps = steps_of(obj)
         if steps is None or steps[0][0] == "ret":
             continue
+        if type(value) is Mux and force(ev, value) is env.initial_values.get(obj):
+            continue   # a join of equal values is that value once built (NOTE [lazy-mux])
         out.append(steps)
         if len(out) > limit:
             return None
@@ -165,7 +168,7 @@ def handed_out(ctx, exit_state) -> dict:
         for target, _ in initial.locations():
             if not isinstance(target.type, T.PtrT):
                 continue
-            value = exit_state.store.get(target)
+            value = ctx.stored(exit_state, target)
             for loc, _ in (value.locations() if isinstance(value, GLS) else []):
                 if steps_of(loc) is None:
                     roots.setdefault(loc.root, [["param", p.index], ["deref"], ["deref"]])

@@ -10,6 +10,7 @@ from ..memory import gls
 from ..memory.gls import GLS
 from ..memory.locations import Obj, child
 from .expr import MAX_TRACKED_INDEX
+from .merge import Mux, force
 
 # NOTE [array-elements]: a symbolic index `a[i]` names each element of `a` seen so far under
 # `i == k`, and one fresh element otherwise (arrays are not modelled in the paper, §2.2.4.4) —
@@ -28,6 +29,8 @@ class LvalueEval:
 
     def read_obj(self, obj: Obj, st):
         v = st.store.get(obj)
+        if type(v) is Mux:   # NOTE [lazy-mux]
+            v = st.store[obj] = force(self, v)
         return v if v is not None else self.env.initial(obj)
 
     def load(self, lv: N.Lvalue, st):

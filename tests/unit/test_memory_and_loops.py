@@ -137,7 +137,7 @@ def test_merge_numbers_multiplexers_in_first_seen_order():
     """NOTE [gate-order]: the key seen first gets the first multiplexer, whatever the hashes."""
     from types import SimpleNamespace
     from saturn.logic.bdd import Guards
-    from saturn.symex.merge import merge
+    from saturn.symex.merge import force, merge
     from saturn.symex.state import State
     c = Circuit()
     guards = Guards(c)
@@ -148,4 +148,44 @@ def test_merge_numbers_multiplexers_in_first_seen_order():
     a = State(cond, {first: c.new_var(), second: c.new_var()})
     b = State(~cond, {first: c.new_var(), second: c.new_var()})
     out = merge(ev, [a, b])
-    assert abs(out.store[first]) < abs(out.store[second])
+    assert list(out.store) == [first, second]
+    built = [force(ev, v) for v in out.store.values()]   # NOTE [lazy-mux]: built when read
+    assert abs(built[0]) < abs(built[1])
+
+
+def _join(c, guards, vals):
+    """Two states under a fresh condition holding vals[0] and vals[1] for key "x"."""
+    from saturn.symex.state import State
+    cond = guards.of_lit(c.new_var())
+    return [State(cond, {"x": vals[0]}), State(~cond, {"x": vals[1]})]
+
+
+def test_a_joined_value_is_built_only_when_read_and_equals_the_eager_multiplexer():
+    from types import SimpleNamespace
+    from saturn.logic.bdd import Guards
+    from saturn.symex.merge import Mux, force, merge
+    c = Circuit()
+    guards = Guards(c)
+    ev = SimpleNamespace(guards=guards, c=c, ite=lambda lit, a, b: c.ITE(lit, a, b))
+    t, e = c.new_var(), c.new_var()
+    states = _join(c, guards, [t, e])
+    before = c.nvars
+    out = merge(ev, states)
+    assert type(out.store["x"]) is Mux and c.nvars == before     # nothing built yet
+    lit = guards.to_lit(states[0].guard)
+    assert force(ev, out.store["x"]) == c.ITE(lit, t, e)
+    assert force(ev, out.store["x"]) is force(ev, out.store["x"])  # built once
+
+
+def test_a_long_chain_of_unread_joins_is_forced_before_it_nests_too_deep():
+    from types import SimpleNamespace
+    from saturn.logic.bdd import Guards
+    from saturn.symex.merge import MAX_MUX_DEPTH, Mux, force, merge
+    c = Circuit()
+    guards = Guards(c)
+    ev = SimpleNamespace(guards=guards, c=c, ite=lambda lit, a, b: c.ITE(lit, a, b))
+    value = c.new_var()
+    for _ in range(3 * MAX_MUX_DEPTH):
+        value = merge(ev, _join(c, guards, [value, c.new_var()])).store["x"]
+        assert type(value) is Mux and value.depth <= MAX_MUX_DEPTH
+    assert force(ev, value) > 0
