@@ -26,7 +26,7 @@ class EscapeRules:
         self.route_kind: dict = {}   # pointer object -> (kind, name)
 
     def points_to(self, value, l) -> int:
-        value = self.ctx.force(value)   # NOTE [lazy-mux]
+        value = self.ctx.force(value)   # NOTE [lazy-values]
         return self.c.OR_all(g for loc, g in value.entries if loc is not None and loc.root is l)
 
     def route(self, p):
@@ -62,7 +62,7 @@ class EscapeRules:
         for p, value in self.slots:
             kind, name = self.route(p)
             if kind == "local" or (kind, name) in excluded:
-                continue   # before reading the value: a local's may be an unbuilt Mux
+                continue   # before reading the value: a local's may be unbuilt
             guard = self.points_to(value, l)
             if guard == FALSE:
                 continue

@@ -40,7 +40,7 @@ def _inherit(ctx, data, objs, st, eq) -> None:
         return
     obj = objs[0][0]
     initial = ctx.env.initial(obj)
-    held = ctx.stored(st, obj)   # built: a Mux of equal values is that value (NOTE [lazy-mux])
+    held = ctx.stored(st, obj)   # built: a join of equal values is that value (lazy-values)
     steps = ctx.interface_steps(obj) if held is None or held is initial else None
     if input_field(steps):
         data.inherited.setdefault((obj, eq), (steps, initial))

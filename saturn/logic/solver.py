@@ -1,6 +1,7 @@
 """One incremental SAT session per function: clauses go in lazily, queries use assumptions."""
 from __future__ import annotations
 
+import pysolvers
 from pysat.solvers import Solver
 
 from .circuit import BudgetExceeded, Circuit, FALSE, TRUE
@@ -37,6 +38,23 @@ MODEL_SOLVER_VARS = 200_000
 UNKNOWN = object()            # a query over its own budget (`may(..., budget=N)`)  # Kissat ignores assumptions; Lingeling aborts (DESIGN.md stack notes)
 
 
+# The bindings of the two solvers used: pysat's append_formula goes through two Python calls a
+# clause (add_clause, then the binding), ~1.5 M clauses for whereScanNext's model solver.
+_ADD_CLAUSE = {"Cadical153": ("cadical", "cadical153_add_cl"), "Glucose4": ("glucose", "glucose41_add_cl")}
+
+
+def _clause_adder(solver: Solver):
+    """(f, x) with f(x, clause) adding one clause straight through the solver's binding
+    (pysat's own add_clause for a solver not listed)."""
+    inner = solver.solver
+    attr, name = _ADD_CLAUSE.get(type(inner).__name__, (None, None))
+    binding = getattr(pysolvers, name, None) if name else None
+    handle = getattr(inner, attr, None) if attr else None
+    if binding is None or handle is None:
+        return (lambda _, clause: solver.add_clause(clause)), None
+    return binding, handle
+
+
 class Model:
     """A satisfying assignment; `value(lit)` reads any literal (unset ones read false).
     pysat's model lists ±v at index v-1; indexing it beats building a set of millions."""
@@ -63,6 +81,7 @@ class Session:
                  name: str = SOLVER_NAME):
         self.circuit = circuit
         self.solver = Solver(name=name)
+        self._add = _clause_adder(self.solver)
         self.conflict_budget = conflict_budget
         self.prop_budget: int | None = None   # with `budget`, where the solver has one
         self.queries = 0
@@ -91,7 +110,9 @@ class Session:
         self.queries += 1
         clauses = self._cone(lits + list(observe))
         if clauses:
-            self.solver.append_formula(clauses)
+            binding, handle = self._add
+            for clause in clauses:
+                binding(handle, clause)
         limit = budget if budget is not None else self.conflict_budget
         if limit is None:
             return self.solver.solve(assumptions=lits)

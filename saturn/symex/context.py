@@ -6,7 +6,7 @@ from ..logic.circuit import FALSE, TRUE
 from ..memory.gls import GLS, make as make_gls
 from ..report.diagnostic import Report, TraceNote
 from . import interface
-from .merge import Mux, force
+from .lazy import Mux, force
 
 MAX_WITNESS_BRANCHES = 40
 
@@ -66,8 +66,8 @@ class FunctionContext:
         self.ev.store(lvalue, value, state)
 
     def pointer_slots(self, state):
-        """Every pointer-valued object in a state, with its value — which may be a `Mux` still
-        (NOTE [lazy-mux]): `locations` and `force` read it."""
+        """Every pointer-valued object in a state, with its value — which may be lazy still
+        (NOTE [lazy-values]): `locations` and `force` read it."""
         return [(obj, v) for obj, v in state.store.items()
                 if isinstance(v, GLS) or (type(v) is Mux and v.pointer)]
 
@@ -75,7 +75,7 @@ class FunctionContext:
         return force(self.ev, value)
 
     def stored(self, state, obj):
-        """The value a state holds for `obj`, or None where it holds none (NOTE [lazy-mux])."""
+        """The value a state holds for `obj`, or None where it holds none (NOTE [lazy-values])."""
         return force(self.ev, state.store.get(obj))
 
     def exit_value(self, sym, state):

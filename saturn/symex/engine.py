@@ -14,7 +14,8 @@ from . import interface
 from .context import FunctionContext
 from .environment import Environment
 from .evaluator import Evaluator
-from .merge import force, merge
+from .lazy import force
+from .merge import merge
 from .state import State
 
 
@@ -163,8 +164,9 @@ def _havoc(ev, st: State, entry: State | None) -> None:
     if entry is None:
         return
     for obj, value in list(st.store.items()):
-        if entry.store.get(obj) is not value and force(ev, entry.store.get(obj)) is not \
-                force(ev, value):   # built: a join of equal values is that value (NOTE [lazy-mux])
+        before = entry.store.get(obj)
+        # Built: a join of equal values is that value (NOTE [lazy-values]).
+        if before is not value and force(ev, before) is not force(ev, value):
             st.store[obj] = ev.fresh_value(obj.type, obj.display)
     st.attrs = dict(entry.attrs)
 

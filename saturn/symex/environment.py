@@ -4,7 +4,7 @@ from __future__ import annotations
 from ..bitvec.vec import BitVec, const, fresh
 from ..ir import nodes as N
 from ..ir import types as T
-from ..logic.circuit import Circuit, FALSE, TRUE
+from ..logic.circuit import Circuit
 from ..memory import gls
 from ..memory.locations import Obj, child, view
 

@@ -7,7 +7,7 @@ from ..logic.circuit import FALSE, TRUE
 from ..memory.gls import GLS
 from ..memory.locations import Obj, child, container, view
 from ..report.paths import render_steps
-from .merge import Mux, force
+from .lazy import Mux, force
 
 
 def steps_of(obj: Obj, roots: dict | None = None):
@@ -90,7 +90,7 @@ def modified(ev, exit_state, limit: int = 64):
         if steps is None or steps[0][0] == "ret":
             continue
         if type(value) is Mux and force(ev, value) is env.initial_values.get(obj):
-            continue   # a join of equal values is that value once built (NOTE [lazy-mux])
+            continue   # a join of equal values is that value once built (NOTE [lazy-values])
         out.append(steps)
         if len(out) > limit:
             return None

@@ -6,11 +6,9 @@ from ..bitvec.vec import const
 from ..ir import nodes as N
 from ..ir import types as T
 from ..logic.circuit import FALSE, TRUE
-from ..memory import gls
-from ..memory.gls import GLS
 from ..memory.locations import Obj, child
 from .expr import MAX_TRACKED_INDEX
-from .merge import Mux, force
+from .lazy import Mux, force
 
 # NOTE [array-elements]: a symbolic index `a[i]` names each element of `a` seen so far under
 # `i == k`, and one fresh element otherwise (arrays are not modelled in the paper, §2.2.4.4) —
@@ -29,7 +27,7 @@ class LvalueEval:
 
     def read_obj(self, obj: Obj, st):
         v = st.store.get(obj)
-        if type(v) is Mux:   # NOTE [lazy-mux]
+        if type(v) is Mux:   # NOTE [lazy-values]
             v = st.store[obj] = force(self, v)
         return v if v is not None else self.env.initial(obj)
 

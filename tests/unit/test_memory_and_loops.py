@@ -137,7 +137,8 @@ def test_merge_numbers_multiplexers_in_first_seen_order():
     """NOTE [gate-order]: the key seen first gets the first multiplexer, whatever the hashes."""
     from types import SimpleNamespace
     from saturn.logic.bdd import Guards
-    from saturn.symex.merge import force, merge
+    from saturn.symex.lazy import force
+    from saturn.symex.merge import merge
     from saturn.symex.state import State
     c = Circuit()
     guards = Guards(c)
@@ -149,7 +150,7 @@ def test_merge_numbers_multiplexers_in_first_seen_order():
     b = State(~cond, {first: c.new_var(), second: c.new_var()})
     out = merge(ev, [a, b])
     assert list(out.store) == [first, second]
-    built = [force(ev, v) for v in out.store.values()]   # NOTE [lazy-mux]: built when read
+    built = [force(ev, v) for v in out.store.values()]   # NOTE [lazy-values]: built when read
     assert abs(built[0]) < abs(built[1])
 
 
@@ -163,7 +164,8 @@ def _join(c, guards, vals):
 def test_a_joined_value_is_built_only_when_read_and_equals_the_eager_multiplexer():
     from types import SimpleNamespace
     from saturn.logic.bdd import Guards
-    from saturn.symex.merge import Mux, force, merge
+    from saturn.symex.lazy import Mux, force
+    from saturn.symex.merge import merge
     c = Circuit()
     guards = Guards(c)
     ev = SimpleNamespace(guards=guards, c=c, ite=lambda lit, a, b: c.ITE(lit, a, b))
@@ -180,7 +182,8 @@ def test_a_joined_value_is_built_only_when_read_and_equals_the_eager_multiplexer
 def test_a_long_chain_of_unread_joins_is_forced_before_it_nests_too_deep():
     from types import SimpleNamespace
     from saturn.logic.bdd import Guards
-    from saturn.symex.merge import MAX_MUX_DEPTH, Mux, force, merge
+    from saturn.symex.lazy import MAX_MUX_DEPTH, Mux, force
+    from saturn.symex.merge import merge
     c = Circuit()
     guards = Guards(c)
     ev = SimpleNamespace(guards=guards, c=c, ite=lambda lit, a, b: c.ITE(lit, a, b))
