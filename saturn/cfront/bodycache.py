@@ -27,11 +27,11 @@ from pycparser import c_ast
 from pycparser.c_parser import Coord
 
 from .files import write_atomically
+from .fncache import FN_STUB   # a definition whose lowered IR is cached: NOTE [function-cache]
 from .gnu_parser import SaturnParser
 from .prune import LINE_MARKER, blank_span, headers_end
 
 _STUB = "__saturn_body_"
-FN_STUB = "__saturn_fn_"   # a definition whose lowered IR is cached: NOTE [function-cache]
 
 
 def _relative(file, line, column):

@@ -18,7 +18,7 @@ import shutil
 
 from .discover import SourceFile
 from .files import write_atomically
-from .prune import LINE_MARKER
+from .preprocess import LINE_MARKER   # not prune's import: pycparser (NOTE [startup])
 
 
 

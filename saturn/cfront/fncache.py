@@ -36,9 +36,10 @@ import re
 
 from ..ir import nodes as N
 from ..ir import types as T
-from .bodycache import FN_STUB as STUB
-from .bodycache import decl_spans
 from .files import write_atomically
+
+# A definition whose lowered IR is cached is parsed as `int FN_STUB<i>;` (bodycache.py).
+FN_STUB = STUB = "__saturn_fn_"
 
 _MARKER_LINE = re.compile(r"^(#\s*)\d+", re.M)
 _IMPURE = b""
@@ -86,7 +87,10 @@ class FunctionCache:
         if text is not self.text or decls is not self.decls:
             self.predicted, self.assumed = {}, {}
         self.text, self.decls, self.stubs = text, decls, stubs
-        self.spans = spans or decl_spans(text, decls)
+        if not spans:   # bodycache imports pycparser: only when a unit is lowered (NOTE [startup])
+            from .bodycache import decl_spans
+            spans = decl_spans(text, decls)
+        self.spans = spans
         self.mains = [i for i, d in enumerate(decls) if d.body and d.main]
         self.firsts = [self.spans[i][1] for i in self.mains]
         self.pure: dict[int, bool] = {}

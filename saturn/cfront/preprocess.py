@@ -3,10 +3,14 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 
 from .discover import SourceFile
+
+# gcc's line markers, `# 12 "path" flags` (a quote or backslash in the path escaped): line, path.
+LINE_MARKER = re.compile(r'^#\s*(\d+)\s+"((?:[^"\\]|\\.)*)"', re.M)
 
 # `__thread` is a storage class pycparser does not know (thread-locality does not change the
 # model); `__signed__` is GCC's spelling of `signed` in kernel UAPI headers.

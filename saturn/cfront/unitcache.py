@@ -11,33 +11,49 @@ key (symex/environment.py).
 """
 from __future__ import annotations
 
+import importlib.util
 import os
 import pickle
+import re
 import sys
 
 from ..codehash import code_fingerprint
 from ..collector import no_gc
 from .discover import relative_to
-from .bodycache import BodyCache
 from .fncache import FunctionCache
 from .packed import pack as _pack, unpack as _unpack
 from .files import write_atomically
-from .parse import parse_text
 from .preprocess import text_hash
 
 
 def _code_fingerprint() -> str:
     """The lowering's own source: a changed front end never reuses old units."""
+    return code_fingerprint("saturn/cfront", "saturn/ir", extra=_pycparser_version())
+
+
+def _pycparser_version() -> str:
+    """Read from its source, not imported: importing it is ~10 ms a re-check that lowers
+    nothing need not pay (NOTE [startup])."""
+    spec = importlib.util.find_spec("pycparser")
+    try:
+        with open(spec.origin, encoding="utf-8") as f:
+            found = re.search(r"""^__version__\s*=\s*['"]([^'"]+)['"]""", f.read(), re.M)
+    except (OSError, TypeError, AttributeError):
+        found = None
+    if found:
+        return found[1]
     import pycparser
-    return code_fingerprint("saturn/cfront", "saturn/ir", extra=pycparser.__version__)
+    return pycparser.__version__
 
 
 def lower_text(text: str, path: str, root: str, bodies=None, predict: bool = True):
     """Parse (with a BodyCache's definitions, NOTE [body-cache], and the function cache next to
     it, NOTE [function-cache]) and lower one unit into a program of its own."""
+    # Imported here: a re-check that lowers nothing never loads pycparser (NOTE [startup]).
     from ..ir.digest import ir_digest
     from ..ir.lower import lower_unit
     from ..ir.program import Program
+    from .parse import parse_text
     unit = Program()
     functions = None if bodies is None else \
         FunctionCache(bodies.cache_dir, "\0".join([bodies.salt, path, root]), bodies)
@@ -85,6 +101,7 @@ class UnitCache:
         if unit is not None:
             return unit
         file = os.path.join(self.directory, key + ".pickle")
+        from .bodycache import BodyCache   # NOTE [startup]: only when a unit is lowered
         unit = lower_text(text, path, self.root,
                           BodyCache(self.directory, _code_fingerprint()))
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 50000))

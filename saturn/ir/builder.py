@@ -7,6 +7,7 @@ import itertools
 from . import nodes as N
 from . import types as T
 from .decls import Scope
+from .nodes import successors
 
 _uids = itertools.count(1)
 
@@ -91,15 +92,6 @@ class Builder:
         for bid in list(self.blocks):
             if bid not in seen:
                 del self.blocks[bid]
-
-
-def successors(block: N.Block) -> list[int]:
-    term = block.term
-    if isinstance(term, N.Goto):
-        return [term.target]
-    if isinstance(term, N.Branch):
-        return [term.true, term.false] if term.true != term.false else [term.true]
-    return []
 
 
 def new_scope(parent: Scope | None) -> Scope:

@@ -19,7 +19,7 @@ at a header whose rank is below the exit target's; a back edge raises the iterat
 from __future__ import annotations
 
 from . import nodes as N
-from .builder import successors
+from .nodes import successors
 from .graphs import depth_first, immediate_dominators, lexicographic_order
 
 HAVOC = "H"

@@ -221,3 +221,14 @@ class Function:
     digest: str = ""        # ir/digest.py, once computed
     line_values: tuple = ()  # NOTE [line-constants] in ir/digest.py
     weight: int = 0         # estimated analysis cost, ir/digest.py's analysis_weight
+
+
+def successors(block: Block) -> list[int]:
+    """The blocks a block's terminator goes to (here, not in builder.py, so that the analysis of
+    cached functions does not import pycparser: NOTE [startup] in logic/bdd.py)."""
+    term = block.term
+    if isinstance(term, Goto):
+        return [term.target]
+    if isinstance(term, Branch):
+        return [term.true, term.false] if term.true != term.false else [term.true]
+    return []

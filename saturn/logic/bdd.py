@@ -12,7 +12,8 @@ import sys
 # Saturn does not use, so dd is imported with it hidden. The analysis of a function takes its
 # dominators and order from ir/graphs.py, and the call graph's order (networkx's, in
 # interproc/schedule.py) is kept in the database by the graph's shape: a re-check whose calls
-# did not change never imports networkx.
+# did not change never imports networkx. Nor pycparser (~15 ms): only lowering a unit needs it
+# (unitcache.py reads its version from its source; tests/test_scale.py checks both).
 _hidden = "networkx" not in sys.modules
 if _hidden:
     sys.modules["networkx"] = None   # `import networkx` raises ImportError; dd goes without

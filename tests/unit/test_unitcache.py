@@ -2,7 +2,7 @@
 one program gives; a second load comes from the cache without parsing."""
 import os
 
-from saturn.cfront import unitcache
+from saturn.cfront import parse, unitcache
 from saturn.cfront.discover import relative_to
 from saturn.cfront.parse import parse_text
 from saturn.ir.digest import ir_digest
@@ -49,7 +49,7 @@ def test_second_load_comes_from_the_cache(tmp_path, monkeypatch):
 
     def no_parsing(*args):
         raise AssertionError("parsed again")
-    monkeypatch.setattr(unitcache, "parse_text", no_parsing)
+    monkeypatch.setattr(parse, "parse_text", no_parsing)   # lower_text imports it when lowering
     again = cache.unit(A, "a.c")
     assert _digests(again) == _digests(first)
     other_root = unitcache.UnitCache(str(tmp_path / "units"), str(tmp_path / "elsewhere"))
