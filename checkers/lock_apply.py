@@ -75,12 +75,27 @@ def _out_values(ctx, summary, args, ret, st):
 def apply(ctx, checker, call, summary, token, ret, st):
     pins, locks = token
     pouts = _out_values(ctx, summary, [ctx.value(a, st) for a in call.args], ret, st)
+    new_here: set = set()   # locks in objects this call made: NOTE [handed-out-locks]
     for lk, objs in locks:
         if objs is None:  # handed out through the result: resolvable only now
             found = ctx.resolve(lk["path"], [], ret, st)
-            objs = [(o, g, ctx.ev.get_attr(st, o, "#lock")) for o, g in found]
+            objs = [(o, g, _handed_out_state(ctx, checker, o, st, new_here)) for o, g in found]
         for obj, g, old in objs:
             _apply_lock(ctx, checker, call, lk, obj, g, old, pins, pouts, st)
+
+
+# NOTE [handed-out-locks]: a lock the callee hands out through its result, in an object new to
+# the caller (the call's fresh result), was held by nobody the caller knows: every entry of the
+# summary for it starts from unlocked. The callee's rows from "locked" are its own double locks
+# (its report), and several entries for one path are the callee's alternatives (a tty found
+# and locked, or made locked: tty_open_by_driver), not one operation after the other — from an
+# unknown prior state, or from one another, they made each retry of tty_open a double lock.
+def _handed_out_state(ctx, checker, obj, st, new_here: set):
+    key = (obj.addr.uid, "#lock")
+    if key in new_here or (obj.root.origin == "fresh" and key not in st.attrs):
+        new_here.add(key)
+        return ctx.data[checker.name].fs.const(U)
+    return ctx.ev.get_attr(st, obj, "#lock")
 
 
 def _enabled(ctx, fs, row, old, pins, pouts) -> int:

@@ -265,3 +265,41 @@ int ok_open_made(int fail) {
     mutex_unlock(&t->legacy_mutex);
     return 0;
 }
+
+/* tty_open_by_driver: the tty it hands out was found and locked (from unlocked; locked before,
+ * its own double lock) or made locked. tty_open retries after a failed open, unlocking first.
+ * The tty is new to the caller, so the callee's row from "locked" is no double lock here. */
+struct tty *tty_lookup(int idx);
+struct tty *tty_find_or_make(int idx, int fail) {
+    struct tty *t = tty_lookup(idx);
+    if (t) {
+        mutex_lock(&t->legacy_mutex);
+        return t;
+    }
+    return tty_init_made(fail);
+}
+
+int tty_device_open(struct tty *t);
+
+int ok_open_retry(int idx, int fail) {
+    struct tty *t;
+retry:
+    t = tty_find_or_make(idx, fail);
+    if (IS_ERR(t))
+        return -1;
+    if (tty_device_open(t)) {
+        mutex_unlock(&t->legacy_mutex);
+        goto retry;
+    }
+    mutex_unlock(&t->legacy_mutex);
+    return 0;
+}
+
+int bad_open_relock(int idx, int fail) {
+    struct tty *t = tty_find_or_make(idx, fail);
+    if (IS_ERR(t))
+        return -1;
+    mutex_lock(&t->legacy_mutex);               // expect: lock.double-lock
+    mutex_unlock(&t->legacy_mutex);
+    return 0;
+}
