@@ -58,8 +58,13 @@ class StmtLowering:
                 self.stmt(item)
             last = items[-1] if items else None
             value = N.Unknown(T.VOID, "")
+            # A trailing `({ ... })` is a Compound too, like a trailing block: both are taken
+            # as expressions (a block's value is void in C, so nobody reads what it gives).
+            # As a statement, `({ ({ x; }); })` had no value: the kernel's trylock macros
+            # (spin_trylock_irqsave over raw_spin_trylock_irqsave) lost the lock's result.
             if last is None or isinstance(last, (c_ast.Decl, c_ast.Typedef)) or \
-                    getattr(self, "_s_" + type(last).__name__, None) is not None:
+                    (getattr(self, "_s_" + type(last).__name__, None) is not None and
+                     not isinstance(last, c_ast.Compound)):
                 if last is not None:
                     self.stmt(last)
             else:

@@ -59,3 +59,14 @@ void ok_noreturn(int x) {
     if (x == 0) abort_now();
     assert(x != 0);
 }
+
+/* GNU statement expressions: the value is the last expression's, also when that expression is
+ * itself a statement expression (the kernel's trylock macros nest three deep). */
+void touch(void);
+void ok_statement_expressions(int c) {
+    int seven = ({ ({ touch(); 7; }); });
+    int r = ({ ({ c ? ({ touch(); 1; }) : 0; }); });
+    assert(seven == 7);
+    if (c) assert(r == 1); else assert(r == 0);
+    assert(r == 1);                              // expect: assert.violation
+}
