@@ -20,6 +20,8 @@ CORPORA = {
                  "-I{base}/zlib_ng-1.1.0/src/zlib_ng/zlib-ng/arch/generic"]),
     "lua": ("lupa", "2.8", ["lupa-2.8/third-party/lua54/l*.c"], []),
     "sqlite": ("sqlean.py", "3.50.4.5", ["sqlean_py-3.50.4.5/sqlite/sqlite3.c"], []),
+    # zstd's single-file build (not in run.py's default list): x86 intrinsics headers included
+    "zstd": ("zstandard", "0.25.0", ["zstandard-0.25.0/zstd/zstd.c"], []),
 }
 
 

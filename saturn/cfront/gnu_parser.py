@@ -29,6 +29,15 @@ class SaturnParser(GnuCParser):
         # `__extension__ expr` (glibc's assert, kernel macros): the keyword has no meaning here.
         while self._peek_type() == "__EXTENSION__":
             self._advance()
+        tok = self._peek()
+        if tok is not None and tok.type in ("ID", "__ALIGNOF__") and \
+                tok.value in ("__alignof", "__alignof__") and self._peek_type(2) == "LPAREN":
+            # GCC's `__alignof (type)` (zstd's HUF_compressWeights) and `__alignof__ (expr)`:
+            # like sizeof, a type or an expression.
+            self._advance()
+            got = self._try_parse_paren_type_name()
+            operand = got[0] if got is not None else self._parse_unary_expression()
+            return c_ast.UnaryOp(tok.value, operand, self._tok_coord(tok))
         if self._peek_type() == "LAND" and self._peek_type(2) == "ID":
             # `&&label`: GNU labels as values (computed goto tables, e.g. Lua's interpreter).
             tok = self._advance()
@@ -36,6 +45,13 @@ class SaturnParser(GnuCParser):
             return c_ast.UnaryOp("&&", c_ast.ID(label.value, self._tok_coord(label)),
                                  self._tok_coord(tok))
         return super()._parse_unary_expression()
+
+    def _parse_cast_expression(self):
+        # `__extension__ (type) expr` (GCC's x86 intrinsics headers: `return __extension__
+        # (__m128)(__v4sf){ ... };`): the cast is parsed at this level, above the unary one.
+        while self._peek_type() == "__EXTENSION__":
+            self._advance()
+        return super()._parse_cast_expression()
 
     def _parse_jump_statement(self):
         if self._peek_type() == "GOTO" and self._peek_type(2) == "TIMES":

@@ -17,6 +17,9 @@ GNU_CONSTRUCTS = {
     "asm_label": "int x asm(\"real_x\");",
     "asm_goto": "int f(void) { asm goto (\"jmp %l0\" :::: out); return 0; out: return 1; }",
     "extension_expr": "int f(void) { return __extension__ 1 + __extension__ ({ 2; }); }",
+    "extension_cast": "long f(int x) { return __extension__ (long)(x) + __extension__ (long)x; }",
+    "alignof_forms": "struct s { char c; double d; } v; unsigned long f(void) "
+                     "{ return __alignof(int) + __alignof__(v.d) + __alignof__ (struct s); }",
     "typeof": "int f(int x) { typeof(x) y = x; __typeof__(y) z = y; return z; }",
     "statement_expression": "int f(int x) { return ({ int t = x; t * 2; }); }",
     "builtin_va_list": "int f(__builtin_va_list ap) { return __builtin_va_arg(ap, int); }",

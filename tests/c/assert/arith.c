@@ -42,3 +42,14 @@ void ok_arith_shift(int x) {
 void bad_logical_shift(unsigned x) {
     if (x > 0x80000000u) assert((x >> 1) > 0x80000000u);   // expect: assert.violation
 }
+
+/* GCC's spellings: `__alignof (type)` (zstd), `__alignof__ (expr)`, `__extension__ (type) x`
+ * (x86 intrinsics headers). */
+struct aligned_pair { char c; double d; };
+void ok_gnu_alignof_and_extension_cast(int x) {
+    struct aligned_pair p;
+    assert(__alignof(int) == 4 && __alignof__(p.d) == 8 && __alignof__ (struct aligned_pair) == 8);
+    long w = __extension__ (long)(x);
+    assert(w == x);
+    assert(__alignof(char) == 2);                // expect: assert.violation
+}
