@@ -40,8 +40,8 @@ def _inherit(ctx, data, objs, st, eq) -> None:
         return
     obj = objs[0][0]
     initial = ctx.env.initial(obj)
-    held = ctx.stored(st, obj)   # built: a join of equal values is that value (lazy-values)
-    steps = ctx.interface_steps(obj) if held is None or held is initial else None
+    unchanged = ctx.same(st.store.get(obj, initial), initial)   # NOTE [lazy-values]
+    steps = ctx.interface_steps(obj) if unchanged else None
     if input_field(steps):
         data.inherited.setdefault((obj, eq), (steps, initial))
 

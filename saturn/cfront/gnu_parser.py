@@ -26,9 +26,7 @@ class SaturnParser(GnuCParser):
     initial_type_symbols = GnuCParser.initial_type_symbols | EXTRA_TYPE_NAMES
 
     def _parse_unary_expression(self):
-        # `__extension__ expr` (glibc's assert, kernel macros): the keyword has no meaning here.
-        while self._peek_type() == "__EXTENSION__":
-            self._advance()
+        self._skip_extension()
         tok = self._peek()
         if tok is not None and tok.type in ("ID", "__ALIGNOF__") and \
                 tok.value in ("__alignof", "__alignof__") and self._peek_type(2) == "LPAREN":
@@ -47,11 +45,14 @@ class SaturnParser(GnuCParser):
         return super()._parse_unary_expression()
 
     def _parse_cast_expression(self):
-        # `__extension__ (type) expr` (GCC's x86 intrinsics headers: `return __extension__
-        # (__m128)(__v4sf){ ... };`): the cast is parsed at this level, above the unary one.
+        self._skip_extension()   # `__extension__ (type) expr`: a cast is parsed at this level
+        return super()._parse_cast_expression()
+
+    def _skip_extension(self):
+        """`__extension__ expr` (glibc's assert, kernel macros; `__extension__ (__m128)(...)` in
+        GCC's x86 intrinsics headers): the keyword has no meaning here."""
         while self._peek_type() == "__EXTENSION__":
             self._advance()
-        return super()._parse_cast_expression()
 
     def _parse_jump_statement(self):
         if self._peek_type() == "GOTO" and self._peek_type(2) == "TIMES":

@@ -6,7 +6,7 @@ from ..logic.circuit import FALSE, TRUE
 from ..memory.gls import GLS, make as make_gls
 from ..report.diagnostic import Report, TraceNote
 from . import interface
-from .lazy import Mux, force
+from .lazy import Mux, force, same
 
 MAX_WITNESS_BRANCHES = 40
 
@@ -74,6 +74,9 @@ class FunctionContext:
     def force(self, value):
         return force(self.ev, value)
 
+    def same(self, a, b) -> bool:
+        return same(self.ev, a, b)
+
     def stored(self, state, obj):
         """The value a state holds for `obj`, or None where it holds none (NOTE [lazy-values])."""
         return force(self.ev, state.store.get(obj))
@@ -117,8 +120,7 @@ class FunctionContext:
 
     def locations(self, value):
         """The non-null locations of a pointer value with their guards."""
-        if type(value) is Mux:
-            value = force(self.ev, value)
+        value = force(self.ev, value)   # NOTE [lazy-values]
         return value.locations() if isinstance(value, GLS) else []
 
     def restrict(self, state, lit: int) -> None:

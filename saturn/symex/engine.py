@@ -14,7 +14,7 @@ from . import interface
 from .context import FunctionContext
 from .environment import Environment
 from .evaluator import Evaluator
-from .lazy import force
+from .lazy import same
 from .merge import merge
 from .state import State
 
@@ -164,9 +164,7 @@ def _havoc(ev, st: State, entry: State | None) -> None:
     if entry is None:
         return
     for obj, value in list(st.store.items()):
-        before = entry.store.get(obj)
-        # Built: a join of equal values is that value (NOTE [lazy-values]).
-        if before is not value and force(ev, before) is not force(ev, value):
+        if not same(ev, entry.store.get(obj), value):   # NOTE [lazy-values]
             st.store[obj] = ev.fresh_value(obj.type, obj.display)
     st.attrs = dict(entry.attrs)
 

@@ -7,7 +7,7 @@ from ..logic.circuit import FALSE, TRUE
 from ..memory.gls import GLS
 from ..memory.locations import Obj, child, container, view
 from ..report.paths import render_steps
-from .lazy import Mux, force
+from .lazy import same
 
 
 def steps_of(obj: Obj, roots: dict | None = None):
@@ -84,13 +84,12 @@ def modified(ev, exit_state, limit: int = 64):
     None when there are more than `limit` (callers then assume the worst)."""
     out, env = [], ev.env
     for obj, value in exit_state.store.items():
-        if value is env.initial_values.get(obj):
+        initial = env.initial_values.get(obj)
+        if value is initial:
             continue
         steps = steps_of(obj)
-        if steps is None or steps[0][0] == "ret":
+        if steps is None or steps[0][0] == "ret" or same(ev, value, initial):
             continue
-        if type(value) is Mux and force(ev, value) is env.initial_values.get(obj):
-            continue   # a join of equal values is that value once built (NOTE [lazy-values])
         out.append(steps)
         if len(out) > limit:
             return None

@@ -7,7 +7,7 @@ into gates only when something reads it (`force`): SQLite's sqlite3Pragma made ~
 gates at joins, lookupName ~430 k, nearly all unread. Whatever reads a store's values goes
 through `force` (LvalueEval.read_obj, FunctionContext.stored and .locations); identity tests
 (`v is initial`) compare built values where a join of equal values must count as that value
-(interface.modified, engine._havoc, lock_apply._inherit). Attributes (checker state) stay eager.
+(`same`: interface.modified, engine._havoc, lock_apply._inherit). Attributes (checker state) stay eager.
 Building happens in the order the analysis reads, which is deterministic (NOTE [gate-order]).
 Tried and dropped: making the unknown values a call gives what it changes lazy too (ITE(g, fresh,
 old) built when read). It cut sqlite3Pragma's gates, but the leak checker reads much of memory
@@ -52,6 +52,12 @@ def force(ev, v):
         v.value = multiplex(ev, v.sel.get(ev), [force(ev, x) for x in v.vals])
         v.vals = v.sel = None
     return v.value
+
+
+def same(ev, a, b) -> bool:
+    """Whether two stored values are one value once built (a join of equal values is that value):
+    the identity tests against entry values."""
+    return a is b or force(ev, a) is force(ev, b)
 
 
 def mux(ev, sel, vals) -> Mux:
