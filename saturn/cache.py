@@ -112,17 +112,26 @@ _NOTE_PLACE = re.compile(r"^([^:]+):(\d+):")
 
 def _moved(res: FunctionResult, fn, old_line: int) -> bool:
     """NOTE [line-shift] (saturn/ir/digest.py): a reused function that moved by `delta` lines
-    has the lines of its reports, traces and notes inside its old extent moved by as much."""
+    has the lines of its reports, traces and notes inside its old extent moved by as much, and
+    the line constants in the texts at those lines with them (NOTE [line-constants])."""
     delta = fn.line - old_line
     if not delta:
         return False
+    consts = {v - delta for v in fn.line_values}
 
     def move(file, line):
         return line + delta if file == fn.file and old_line <= line <= fn.end_line - delta \
             else line
+
+    def text_at(file, line, text):
+        if file != fn.file or line not in consts:
+            return text
+        return NUMBER.sub(lambda m: str(line + delta) if m[0] == str(line) else m[0], text)
     for r in res.reports:
+        r.message, r.statement = (text_at(r.file, r.line, t) for t in (r.message, r.statement))
         r.line = move(r.file, r.line)
         for t in r.trace:
+            t.note = text_at(t.file, t.line, t.note)
             t.line = move(t.file, t.line)
     res.notes = [_NOTE_PLACE.sub(lambda m: f"{m[1]}:{move(m[1], int(m[2]))}:", n, count=1)
                  for n in res.notes]
@@ -132,14 +141,26 @@ def _moved(res: FunctionResult, fn, old_line: int) -> bool:
 def _mentions_moved_constants(fn, old_line: int, rows: dict) -> bool:
     """NOTE [line-constants] (saturn/ir/digest.py): a function that moved, whose line-valued
     constants moved with it, is analysed again if its stored results mention one of the old
-    values anywhere (a number in a summary, report or note: perhaps only a line, but perhaps
-    the constant)."""
+    values (a number in a summary, a note or a report: perhaps a counterexample's value, but
+    perhaps the constant) — but for places and, in a report's texts, the line they stand at:
+    there the number is the constant as its statement's text has it, which `_moved` moves."""
     delta = fn.line - old_line
     if not delta or not fn.line_values:
         return False
     old = {str(v - delta) for v in fn.line_values}
-    return any(n in old for row in rows.values() for field in ("summary", "reports", "notes")
-               for n in NUMBER.findall(row[field]))
+
+    def said(text, file="", line=None):
+        here = str(line) if file == fn.file else None
+        return any(n in old and n != here for n in NUMBER.findall(text))
+    for row in rows.values():
+        if said(row["summary"]) or any(said(_NOTE_PLACE.sub("", n, count=1))
+                                       for n in json.loads(row["notes"])):
+            return True
+        for r in json.loads(row["reports"]):
+            if said(r["message"] + "\n" + r.get("statement", ""), r["file"], r["line"]) or \
+                    any(said(t["note"], t["file"], t["line"]) for t in r["trace"]):
+                return True
+    return False
 
 
 def _text_digest(texts: dict) -> str:

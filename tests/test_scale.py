@@ -208,16 +208,20 @@ def test_functions_that_only_moved_are_reused_with_their_new_lines(tmp_path):
 
 
 def test_line_valued_constants_that_moved_are_reused_unless_results_mention_them(tmp_path):
-    """NOTE [line-constants]: `mk` passes __LINE__ and moved one line down: reused. `leaky`
-    does too, but its leak report names the line (the old value), so it is analysed again;
-    the output is a fresh run's either way."""
+    """NOTE [line-constants]: `mk` passes __LINE__ and moved one line down: reused. So does
+    `leaky`, whose leak report's `mk(8)` stands at line 8: reused, the text moved with
+    the line. `at`'s summary names its constant (the index it returns a pointer to): analysed
+    again. The output is a fresh run's either way."""
     src = ("#include <stdlib.h>\nint first(int x) {\n  return x + 1;\n}\nint log_at(int);\n"
            "char *mk(int n) { log_at(__LINE__); return malloc(n); }\n"
            "void leaky(int n) {\n  char *p = mk(__LINE__);\n  if (n > 2)\n    return;\n"
-           "  free(p);\n}\n")
+           "  free(p);\n}\nstruct s { int a[99]; };\n"
+           "int *at(struct s *t) { return &t->a[__LINE__]; }\n")
     before, moved, stats, fresh, _ = _move_first_down(tmp_path, src)
+    assert [r["message"] for r in before] == ["memory allocated by 'mk(8)' may be leaked"]
     assert moved == fresh and [r["line"] for r in moved] == [before[0]["line"] + 1]
-    assert stats["functions"] == 3 and stats["reused"] == 1
+    assert [r["message"] for r in moved] == ["memory allocated by 'mk(9)' may be leaked"]
+    assert stats["functions"] == 4 and stats["reused"] == 2
 
 
 def _imports(db, tree):

@@ -2,18 +2,18 @@
 
 NOTE [body-cache]: the unit cache (NOTE [unit-cache]) is keyed by a file's whole text, so a
 one-function edit parsed the whole file again: 12 s of SQLite's 22 s re-check. Each function
-definition (prune's scan finds them, NOTE [lazy-headers]), and each other declaration but a
-typedef past MIN_DECLARATION characters (a kernel header's structs: half of an fs/ext2 file's
-parse), is kept parsed under a hash of its text, its file and column, and the typedef names it
-mentions that are declared before it — all its parse depends on (pycparser tells a type name
-from another name by the typedefs in scope). Parsing a text that holds it again, the
-declaration becomes a one-line stub declaration (its lines kept as newlines), the rest is
-parsed, and the kept nodes take the stub's place with their lines moved to where it is now:
-they are stored relative to its first line (and so are those of gcc's line markers inside it,
-in the key). A declaration is saved with the top-level nodes whose lines are its own (none
-when another declaration shares one of them); one with a marker of another file inside, or
-more text after it on its last line, is parsed every time; so is everything when a stub goes
-missing.
+definition (prune's scan finds them, NOTE [lazy-headers]), each other declaration past
+MIN_DECLARATION characters (a kernel header's structs: half of an fs/ext2 file's parse), and
+each run of smaller ones (NOTE [declaration-runs]) is kept parsed under a hash of its text, its
+file and column, and the typedef names it mentions that are declared before it — all its parse
+depends on (pycparser tells a type name from another name by the typedefs in scope). Parsing a
+text that holds it again, the unit becomes a one-line stub declaration (its lines kept as
+newlines; consecutive stubs one declaration), the rest is parsed, and the kept nodes take the
+stub's place with their lines moved to where it is now: they are stored relative to its first
+line (and so are those of gcc's line markers inside it, in the key). A unit is saved with the
+top-level nodes whose lines are its own (none when another unit shares one of them); one with
+a marker of another file inside, or more text after it on its last line, is parsed every
+time; so is everything when a stub goes missing.
 """
 from __future__ import annotations
 
@@ -73,7 +73,8 @@ class BodyCache:
                 parser = SaturnParser()
                 head_pre = parser.parse(
                     self._stubbed(text, decls, spans, (0, cut), stubs, keys, hits), path).ext
-                names = frozenset(n for n, is_type in parser._scope_stack[0].items() if is_type)
+                names = frozenset(n for n, is_type in parser._scope_stack[0].items()
+                                  if is_type and not n.startswith(_STUB))
             marker = text[text.rfind("\n", 0, cut - 1) + 1:cut] if cut else ""
             ast = SaturnParser().parse(
                 marker + self._stubbed(text, decls, spans, (cut, len(text)), stubs, keys, hits),
@@ -89,30 +90,43 @@ class BodyCache:
             return None
         if cut and head is None:
             self._save_head(text[:cut], path, head_nodes, names)
-        for i, nodes in _by_declaration(head_pre + ast.ext, spans, keys.keys() - hits.keys()):
+        units = list(_units(text, decls, spans, 0, cut)) + \
+            list(_units(text, decls, spans, cut, len(text)))
+        for i, nodes in _by_declaration(head_pre + ast.ext, spans, units,
+                                        keys.keys() - hits.keys()):
             self._save(*keys[i], nodes)
         ast.ext = head_nodes + ext
         return ast
 
     def _stubbed(self, text, decls, spans, span, stubs, keys: dict, hits: dict) -> str:
-        """text[span] with the cached declarations in it (their nodes into `hits`, the keys of
-        the others into `keys`) and the definitions in `stubs` made stubs."""
+        """text[span] with the cached units in it (NOTE [declaration-runs]; their nodes and
+        typedef names into `hits`, the keys of the others into `keys`, by first index) and the
+        definitions in `stubs` made stubs."""
         lo, hi = span
-        pieces, last = [], lo
-        for i, (d, (file, base, _)) in enumerate(zip(decls, spans)):
-            if not lo <= d.start < hi:
-                continue
-            stub = FN_STUB if i in stubs else None
-            key = self.key(text, d, file, base) if stub is None and _cacheable(d) else None
+        pieces, last, names = [], lo, []
+        for i, j in _units(text, decls, spans, lo, hi):
+            d, end = decls[i], decls[j - 1].end
+            stub = f"{FN_STUB}{i}" if i in stubs else None
+            key = self.key(text, decls[i:j], *spans[i][:2]) \
+                if stub is None and _cacheable(decls[i:j]) else None
             if key is not None:
-                keys[i] = (key, base)
-                nodes = self._load(key, base, d)
-                if nodes is not None:   # a stub on its first line; its markers stay, as pruned
-                    hits[i], stub = nodes, _STUB
-            if stub is not None:
-                pieces += [text[last:d.start],
-                           f"int {stub}{i};" + blank_span(text[d.start:d.end], False)]
-                last = d.end
+                keys[i] = (key, spans[i][1])
+                got = self._load(key, spans[i][1], decls[i:j])
+                if got is not None:   # a stub on its first line; its markers stay, as pruned
+                    hits[i], stub = got, f"{_STUB}{i}"
+            if stub is None:
+                _close_stubs(pieces, names)
+                continue
+            types = hits[i][1] if i in hits else ()
+            if types:
+                _close_stubs(pieces, names)
+                head = f"typedef int {', '.join((stub,) + types)};"
+            else:
+                head = f", {stub}" if names else f"int {stub}"
+                names.append(stub)
+            pieces += [text[last:d.start], head + blank_span(text[d.start:end], False)]
+            last = end
+        _close_stubs(pieces, names)
         pieces.append(text[last:hi])
         return "".join(pieces)
 
@@ -157,31 +171,37 @@ class BodyCache:
     def _hash(self, *parts: str) -> str:
         return hashlib.sha256("\0".join((self.salt,) + parts).encode()).hexdigest()[:40]
 
-    def key(self, text: str, d, file: str, base: int) -> str | None:
-        chunk = text[d.start:d.end]
-        if text[d.end:d.end + 1] not in ("\n", ""):
+    def key(self, text: str, ds, file: str, base: int) -> str | None:
+        """The key of a declaration, or of a run of them (NOTE [declaration-runs])."""
+        ds = ds if isinstance(ds, list) else [ds]
+        start, end = ds[0].start, ds[-1].end
+        chunk = text[start:end]
+        if text[end:end + 1] not in ("\n", ""):
             return None
         if "\n#" in chunk:   # gcc's markers for runs of blank lines: lines made relative
             marks = list(LINE_MARKER.finditer(chunk))
             if len(marks) != chunk.count("\n#") or any(m[2] != file for m in marks):
                 return None
             chunk = LINE_MARKER.sub(lambda m: f"# +{int(m[1]) - base} \"\"", chunk)
-        column = d.start - text.rfind("\n", 0, d.start)
-        return self._hash(file, str(column), chunk, " ".join(sorted(d.types)))
+        column = start - text.rfind("\n", 0, start)
+        types = frozenset().union(*(d.types for d in ds))
+        return self._hash(file, str(column), chunk, " ".join(sorted(types)))
 
     def _file(self, key: str) -> str:
         return os.path.join(self.directory, key[:2], key + ".pickle")
 
-    def _load(self, key: str, base: int, d):
+    def _load(self, key: str, base: int, ds: list):
+        """(nodes, the typedef names they declare), or None."""
         try:
             with open(self._file(key), "rb") as fh:
-                nodes = _Loader(fh, base).load()
+                nodes, names = _Loader(fh, base).load()
         except Exception:   # missing or damaged: parsed again and rewritten
             return None
-        ok = isinstance(nodes, list) and nodes and all(
-            isinstance(n, c_ast.Node) and getattr(n, "name", None) in d.declared | {None}
+        declared = set().union(*(d.declared for d in ds)) | {None}
+        ok = isinstance(nodes, list) and nodes and isinstance(names, tuple) and all(
+            isinstance(n, c_ast.Node) and getattr(n, "name", None) in declared
             for n in (n.decl if isinstance(n, c_ast.FuncDef) else n for n in nodes))
-        return nodes if ok else None
+        return (nodes, names) if ok else None
 
     def _save(self, key: str, base: int, nodes: list) -> None:
         file, foreign = nodes[0].coord.file, []
@@ -194,8 +214,9 @@ class BodyCache:
         pickler = pickle.Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL)
         pickler.dispatch_table = copyreg.dispatch_table.copy()
         pickler.dispatch_table[Coord] = relative
+        names = tuple(sorted({n.name for n in nodes if isinstance(n, c_ast.Typedef)}))
         try:
-            pickler.dump(nodes)
+            pickler.dump((nodes, names))
         except (RecursionError, pickle.PickleError):
             return
         if not foreign:
@@ -227,14 +248,43 @@ def decl_spans(text: str, decls) -> list[tuple[str, int, int]]:
     return out
 
 
-# Declarations worth a file of their own: bodies, and others past this size (a prototype parses
-# in about the time its file takes to read). Typedefs are parsed every time: their names decide
-# how the rest parses.
+# NOTE [declaration-runs]: a unit of the cache is a function definition, another declaration
+# past MIN_DECLARATION characters, or a run of the smaller ones between those (in one file):
+# zstd's single file has ~800 prototypes, typedefs and small structs among its 1,330
+# definitions, parsed again at every edit (half of its re-check's lowering). A unit is kept
+# with the typedef names it declares, and its stub declares them (`typedef int STUB, T1;`), so
+# the rest parses as after the unit itself. A run is worth a file when it is as long as one
+# large declaration (a prototype parses in about the time its file takes to read). Which
+# header declarations are kept depends on what the main file uses (NOTE [lazy-headers]): a
+# large one is a unit of its own so that it stays one when its neighbours come and go.
 MIN_DECLARATION = 200
 
 
-def _cacheable(d) -> bool:
-    return d.body or (not d.typedef and d.end - d.start >= MIN_DECLARATION)
+def _alone(d) -> bool:
+    return d.body or d.end - d.start >= MIN_DECLARATION
+
+
+def _cacheable(ds: list) -> bool:
+    return _alone(ds[0]) or ds[-1].end - ds[0].start >= MIN_DECLARATION
+
+
+def _units(text: str, decls, spans, lo: int, hi: int):
+    """(i, j): the units decls[i:j] starting in [lo, hi). Declarations on one line (a macro
+    defining several functions: zstd's 79 `ZSTD_*FindBestMatch_*` were parsed at every edit)
+    are one unit; a run of small ones also ends at another file's line marker."""
+    i, n = 0, len(decls)
+    while i < n:
+        if not lo <= decls[i].start < hi:
+            i += 1
+            continue
+        j = i + 1
+        while j < n and decls[j].start < hi and spans[j][0] == spans[i][0] and (
+                spans[j][1] <= spans[j - 1][2] or not _alone(decls[i]) and
+                not _alone(decls[j]) and all(m[2] == spans[i][0] for m in LINE_MARKER.finditer(
+                    text, decls[j - 1].end, decls[j].start))):
+            j += 1
+        yield i, j
+        i = j
 
 
 def _head_end(text: str, decls, path: str) -> int:
@@ -246,28 +296,42 @@ def _head_end(text: str, decls, path: str) -> int:
                               for d in decls) else 0
 
 
+def _close_stubs(pieces: list, names: list) -> None:
+    """One declaration for a sequence of stubs (`int S1, S2, ...;`): parsing ~1,500 of them
+    one by one was half of zstd's parse at an edit."""
+    if names:
+        pieces.append(";")
+        names.clear()
+
+
 def _splice(ext: list, hits: dict) -> list | None:
-    """The top-level nodes with each stub replaced by its cached declaration's nodes."""
-    stubs = {f"{_STUB}{i}": nodes for i, nodes in hits.items()}
-    out = []
+    """The top-level nodes with each stub (and the typedef names it declares) replaced by its
+    cached declarations' nodes."""
+    stubs = {f"{_STUB}{i}": got for i, got in hits.items()}
+    out, skip = [], 0
     for n in ext:
-        got = stubs.pop(n.name, None) if isinstance(n, c_ast.Decl) else None
+        if skip:   # the stub's own typedef names, the nodes after it
+            skip -= 1
+            continue
+        got = stubs.pop(n.name, None) if isinstance(n, (c_ast.Decl, c_ast.Typedef)) else None
         if got is not None:
-            out += got
+            out += got[0]
+            skip = len(got[1])
         else:
             out.append(n)
     return None if stubs else out
 
 
-def _by_declaration(ext, spans, wanted):
-    """(i, the nodes parsed from declaration i) for each i in `wanted`: a node is declaration
-    i's when its line is one of i's lines and no other declaration's."""
+def _by_declaration(ext, spans, units, wanted):
+    """(i, the nodes parsed from unit i) for each i in `wanted`: a node is unit i's when its
+    line is one of i's lines and no other unit's (`units`: (i, j) over all declarations)."""
     owner, shared = {}, set()
-    for i, (file, first, last) in enumerate(spans):
+    for i, j in units:
+        file, first, last = spans[i][0], spans[i][1], spans[j - 1][2]
         for line in range(first, last + 1):
-            j = owner.setdefault((file, line), i)
-            if j != i:
-                shared |= {i, j}
+            k = owner.setdefault((file, line), i)
+            if k != i:
+                shared |= {i, k}
     found: dict[int, list] = {}
     for n in ext:
         i = owner.get((n.coord.file, n.coord.line)) if n.coord else None

@@ -63,8 +63,9 @@ def test_a_name_that_became_a_typedef_is_parsed_again(tmp_path, monkeypatch):
 
 
 def test_long_header_declarations_are_cached_too(tmp_path, monkeypatch):
-    """A struct of a header (past MIN_DECLARATION characters) comes from the cache; a typedef
-    is parsed every time, and a short prototype is not worth a file."""
+    """A struct of a header (past MIN_DECLARATION characters) comes from the cache, a unit of
+    its own, though the prototype after it is pruned in one run and kept in the next (NOTE
+    [declaration-runs]); a short typedef alone is not worth a file."""
     cache, loads = _counting_cache(tmp_path, monkeypatch)
     fields = "".join(f"  long field_{k};\n" for k in range(12))
     header = ('# 1 "h.h"\ntypedef long word;\nstruct big {\n' + fields + "  word last;\n};\n"
@@ -78,8 +79,13 @@ def test_long_header_declarations_are_cached_too(tmp_path, monkeypatch):
     assert loads == [True, False]
 
 
-def test_the_head_is_parsed_once_and_its_typedefs_known_after_it(tmp_path, monkeypatch):
-    """NOTE [head-cache]: the text up to the main file's return from its last #include."""
+def _units_loaded(loads, text, cache):
+    loads.clear()
+    assert _lowered(text, cache) == _lowered(text)
+    return list(loads)
+
+
+def _counting_parses(monkeypatch):
     from saturn.cfront import gnu_parser
     parsed = []
     parse = gnu_parser.SaturnParser.parse
@@ -88,6 +94,43 @@ def test_the_head_is_parsed_once_and_its_typedefs_known_after_it(tmp_path, monke
         parsed.append(text)
         return parse(self, text, *args, **kw)
     monkeypatch.setattr(gnu_parser.SaturnParser, "parse", recorded)
+    return parsed
+
+
+def test_runs_of_small_declarations_are_one_unit_and_declare_their_typedefs(tmp_path,
+                                                                            monkeypatch):
+    """NOTE [declaration-runs]: the prototypes and typedefs between two definitions are one
+    unit; loaded, its stub declares its typedef names, so `len_t * n = 0;` after it parses as
+    a declaration (as a product it would not parse, and the file would be parsed again)."""
+    cache, loads = _counting_cache(tmp_path, monkeypatch)
+    run = "".join(f"int helper_{k}(int);\n" for k in range(10)) + "typedef int len_t;\n"
+    text = ('# 1 "a.c"\nint first(void) { return 1; }\n' + run +
+            "int use(len_t x) {\n  len_t * n = 0;\n  return helper_3(x) + first() + (n != 0);\n}\n")
+    assert _units_loaded(loads, text, cache) == [False, False, False]
+    edited = text.replace("return 1;", "return 2;").replace("(n != 0)", "(n == 0)")
+    parsed = _counting_parses(monkeypatch)
+    assert _units_loaded(loads, edited, cache) == [False, True, False]
+    assert len(parsed) == 2   # the cached lowering's, then the plain one it is compared with
+    assert "typedef int __saturn_body_1, len_t;" in parsed[0] and "int helper_3" not in parsed[0]
+
+
+def test_definitions_sharing_a_line_are_one_unit(tmp_path, monkeypatch):
+    """A macro defining several functions puts them on one line: they are cached together
+    (each alone could not be: its last line has more text)."""
+    cache, loads = _counting_cache(tmp_path, monkeypatch)
+    gen = " ".join(f"static int get_{k}(int x) {{ return x + {k}; }}" for k in range(3))
+    text = ('# 1 "a.c"\nint top(int x) { return x; }\n' + gen + "\n"
+            "int all(int x) { return get_0(x) + get_1(x) + get_2(x) + top(x); }\n")
+    assert _units_loaded(loads, text, cache) == [False, False, False]
+    edited = text.replace("return x; }", "return x + 1; }", 1)
+    parsed = _counting_parses(monkeypatch)
+    assert _units_loaded(loads, edited, cache) == [False, True]
+    assert "get_" not in parsed[0] and "return x + 1;" in parsed[0]
+
+
+def test_the_head_is_parsed_once_and_its_typedefs_known_after_it(tmp_path, monkeypatch):
+    """NOTE [head-cache]: the text up to the main file's return from its last #include."""
+    parsed = _counting_parses(monkeypatch)
     head = ('# 1 "a.c"\n# 1 "h.h" 1\ntypedef struct S { int a; } S;\ntypedef int idx_t;\n'
             'static inline int get(S *s) { return s->a; }\n# 2 "a.c" 2\n')
     body = "int f(S *s, idx_t i) {\n  idx_t j = i;\n  return get(s) + j;\n}\n"
