@@ -22,6 +22,7 @@ import hashlib
 import io
 import os
 import pickle
+import re
 
 from pycparser import c_ast
 from pycparser.c_parser import Coord
@@ -171,13 +172,16 @@ class BodyCache:
     def _hash(self, *parts: str) -> str:
         return hashlib.sha256("\0".join((self.salt,) + parts).encode()).hexdigest()[:40]
 
-    def key(self, text: str, ds, file: str, base: int) -> str | None:
-        """The key of a declaration, or of a run of them (NOTE [declaration-runs])."""
+    def key(self, text: str, ds, file: str, base: int, exact: bool = False) -> str | None:
+        """The key of a declaration, or of a run of them (NOTE [declaration-runs]); its line
+        constants as `__LINE__` unless `exact` (NOTE [moved-line-constants])."""
         ds = ds if isinstance(ds, list) else [ds]
         start, end = ds[0].start, ds[-1].end
         chunk = text[start:end]
         if text[end:end + 1] not in ("\n", ""):
             return None
+        if not exact:
+            chunk = _line_constants(chunk, base)
         if "\n#" in chunk:   # gcc's markers for runs of blank lines: lines made relative
             marks = list(LINE_MARKER.finditer(chunk))
             if len(marks) != chunk.count("\n#") or any(m[2] != file for m in marks):
@@ -214,6 +218,7 @@ class BodyCache:
         pickler = pickle.Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL)
         pickler.dispatch_table = copyreg.dispatch_table.copy()
         pickler.dispatch_table[Coord] = relative
+        pickler.dispatch_table[c_ast.Constant] = _constant_reducer(file)
         names = tuple(sorted({n.name for n in nodes if isinstance(n, c_ast.Typedef)}))
         try:
             pickler.dump((nodes, names))
@@ -221,6 +226,44 @@ class BodyCache:
             return
         if not foreign:
             _write(self._file(key), buf.getvalue())
+
+
+# NOTE [moved-line-constants]: `assert` passes __LINE__, and after an edit every function below
+# it with one was parsed again (zstd's divsufsort: 10 functions, SQLite's CORRUPT_BKPT: hundreds).
+# A decimal number equal to its own line (as the line markers count) is keyed as `__LINE__`, and
+# kept as a constant of its node's line, which moves with the unit. pycparser makes one
+# Constant node of each number token, with the token's line: the key and the node agree. (The
+# lowered IR, NOTE [function-cache], is keyed by the exact text: a folded constant could not
+# be moved.)
+_NUMBER_OR_LITERAL = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|(?<![\w.])\d+(?![\w.])""")
+
+
+def _line_constants(chunk: str, line: int) -> str:
+    """The chunk (its first line `line`) with every number equal to its line as __LINE__."""
+    out = chunk.split("\n")
+    for k, ln in enumerate(out):
+        if ln.startswith("#"):
+            m = LINE_MARKER.match(ln)
+            line = int(m[1]) if m else line + 1   # a marker names the line after it
+            continue
+        here = str(line)
+        if here in ln:
+            out[k] = _NUMBER_OR_LITERAL.sub(lambda m: "__LINE__" if m[0] == here else m[0], ln)
+        line += 1
+    return "\n".join(out)
+
+
+def _line_constant(ctype, coord):
+    return c_ast.Constant(ctype, str(coord.line), coord)
+
+
+def _constant_reducer(file: str):
+    def reduce(node):
+        c = node.coord
+        if c is not None and c.file == file and node.value == str(c.line):
+            return _line_constant, (node.type, c)
+        return node.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
+    return reduce
 
 
 def _write(path: str, data: bytes) -> None:

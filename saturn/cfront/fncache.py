@@ -157,7 +157,7 @@ class FunctionCache:
             return self.predicted[i]
         self._fold(i)
         file, first, _ = self.spans[i]
-        own = self.bodies.key(self.text, self.decls[i], file, first)
+        own = self.bodies.key(self.text, self.decls[i], file, first, exact=True)
         return None if own is None else \
             hashlib.sha256((self.context.hexdigest() + own).encode()).hexdigest()[:40]
 

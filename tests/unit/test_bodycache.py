@@ -154,3 +154,21 @@ def test_no_head_when_the_main_file_declares_before_its_last_include(tmp_path):
     alone = text.replace("int early(void) { return 1; }\n", "\n")
     _lowered(alone, cache)
     assert len(list(heads.iterdir())) == 1
+
+
+def test_a_moved_line_constant_is_loaded_at_its_new_line(tmp_path, monkeypatch):
+    """NOTE [moved-line-constants]: `g` passes its own line (as `assert` passes __LINE__) and
+    moves down two lines: it comes from the cache, the constant moved with it; the same
+    number in a string, or another number, stays."""
+    cache, loads = _counting_cache(tmp_path, monkeypatch)
+
+    def text(pad):
+        at = 4 + pad
+        return ('# 1 "a.c"\nint log_at(int, const char *);\nint top(void) { return 0; }\n' +
+                "int pad;\n" * pad + f'int g(int x) {{\n  return log_at({at}, "4") + '
+                f'(x == {at}) + log_at(99, "x");\n}}\n')
+    assert _units_loaded(loads, text(0), cache) == [False, False]
+    assert _units_loaded(loads, text(2), cache) == [True]
+    got = _lowered(text(2), cache)["g"]
+    assert got == _lowered(text(2))["g"] and "value=6" in got[3] and "value=4" not in got[3]
+    assert '"4"' in got[3]
