@@ -33,6 +33,7 @@ from .gnu_parser import SaturnParser
 from .prune import LINE_MARKER, blank_span, headers_end
 
 _STUB = "__saturn_body_"
+_SEQ = "__saturn_seq_"   # consecutive stubs: parsing ~1,500 one by one was half of zstd's parse
 
 
 def _relative(file, line, column):
@@ -68,25 +69,29 @@ class BodyCache:
         spans = spans or decl_spans(text, decls)
         cut = _head_end(text, decls, path)
         head = self._head(text[:cut], path) if cut else None
-        keys, hits, head_pre, names = {}, {}, [], head[1] if head is not None else frozenset()
+        keys, hits, seqs, head_pre = {}, {}, {}, []
+        names = head[1] if head is not None else frozenset()
         try:
             if cut and head is None:   # NOTE [head-cache]: the head parsed on its own, and kept
                 parser = SaturnParser()
                 head_pre = parser.parse(
-                    self._stubbed(text, decls, spans, (0, cut), stubs, keys, hits), path).ext
+                    self._stubbed(text, decls, spans, (0, cut), stubs, keys, hits, seqs), path).ext
                 names = frozenset(n for n, is_type in parser._scope_stack[0].items()
                                   if is_type and not n.startswith(_STUB))
             marker = text[text.rfind("\n", 0, cut - 1) + 1:cut] if cut else ""
             ast = SaturnParser().parse(
-                marker + self._stubbed(text, decls, spans, (cut, len(text)), stubs, keys, hits),
+                marker + self._stubbed(text, decls, spans, (cut, len(text)), stubs, keys, hits,
+                                       seqs),
                 path, initial_type_symbols=names)
         except Exception:
             if not hits and not stubs and not cut:
                 raise   # the pruned text itself does not parse: no second try of it
             return None
         first = {i: n for i, n in hits.items() if decls[i].start < cut}
-        head_nodes = head[0] if head is not None else _splice(head_pre, first)
-        ext = _splice(ast.ext, {i: n for i, n in hits.items() if i not in first})
+        in_head = {i: m for i, m in seqs.items() if decls[i].start < cut}
+        head_nodes = head[0] if head is not None else _splice(head_pre, first, in_head)
+        ext = _splice(ast.ext, {i: n for i, n in hits.items() if i not in first},
+                      {i: m for i, m in seqs.items() if i not in in_head})
         if head_nodes is None or ext is None:
             return None
         if cut and head is None:
@@ -99,35 +104,41 @@ class BodyCache:
         ast.ext = head_nodes + ext
         return ast
 
-    def _stubbed(self, text, decls, spans, span, stubs, keys: dict, hits: dict) -> str:
+    def _stubbed(self, text, decls, spans, span, stubs, keys: dict, hits: dict,
+                 seqs: dict) -> str:
         """text[span] with the cached units in it (NOTE [declaration-runs]; their nodes and
         typedef names into `hits`, the keys of the others into `keys`, by first index) and the
-        definitions in `stubs` made stubs."""
+        definitions in `stubs` made stubs; a sequence of stubs declaring no typedef name is
+        one, `int SEQ<i>;` (its units into `seqs[i]`)."""
         lo, hi = span
-        pieces, last, names = [], lo, []
+        pieces, last, seq = [], lo, None
         for i, j in _units(text, decls, spans, lo, hi):
             d, end = decls[i], decls[j - 1].end
-            stub = f"{FN_STUB}{i}" if i in stubs else None
+            stubbed = i in stubs
             key = self.key(text, decls[i:j], *spans[i][:2]) \
-                if stub is None and _cacheable(decls[i:j]) else None
+                if not stubbed and _cacheable(decls[i:j]) else None
             if key is not None:
                 keys[i] = (key, spans[i][1])
                 got = self._load(key, spans[i][1], decls[i:j])
                 if got is not None:   # a stub on its first line; its markers stay, as pruned
-                    hits[i], stub = got, f"{_STUB}{i}"
-            if stub is None:
-                _close_stubs(pieces, names)
-                continue
+                    hits[i], stubbed = got, True
             types = hits[i][1] if i in hits else ()
+            if seq is not None and (not stubbed or types):
+                pieces.append(";")
+                seq = None
+            if not stubbed:
+                continue
             if types:
-                _close_stubs(pieces, names)
-                head = f"typedef int {', '.join((stub,) + types)};"
+                head = f"typedef int {', '.join((f'{_STUB}{i}',) + types)};"
+            elif seq is None:
+                head, seq = f"int {_SEQ}{i}", seqs.setdefault(i, [])
             else:
-                head = f", {stub}" if names else f"int {stub}"
-                names.append(stub)
+                head = ""
+            if seq is not None:
+                seq.append(i)
             pieces += [text[last:d.start], head + blank_span(text[d.start:end], False)]
             last = end
-        _close_stubs(pieces, names)
+        pieces += [";"] if seq is not None else []
         pieces.append(text[last:hi])
         return "".join(pieces)
 
@@ -339,30 +350,36 @@ def _head_end(text: str, decls, path: str) -> int:
                               for d in decls) else 0
 
 
-def _close_stubs(pieces: list, names: list) -> None:
-    """One declaration for a sequence of stubs (`int S1, S2, ...;`): parsing ~1,500 of them
-    one by one was half of zstd's parse at an edit."""
-    if names:
-        pieces.append(";")
-        names.clear()
-
-
-def _splice(ext: list, hits: dict) -> list | None:
-    """The top-level nodes with each stub (and the typedef names it declares) replaced by its
-    cached declarations' nodes."""
-    stubs = {f"{_STUB}{i}": got for i, got in hits.items()}
+def _splice(ext: list, hits: dict, seqs: dict) -> list | None:
+    """The top-level nodes with each stub replaced by its units: a cached unit's nodes (and
+    not the typedef names its stub declares), a cached definition's stub for the lowering
+    (NOTE [function-cache]). None if a stub is missing."""
+    in_seq = {i for members in seqs.values() for i in members}
+    singles = {f"{_STUB}{i}": i for i in hits if i not in in_seq}
+    sequences = {f"{_SEQ}{i}": members for i, members in seqs.items()}
     out, skip = [], 0
     for n in ext:
         if skip:   # the stub's own typedef names, the nodes after it
             skip -= 1
             continue
-        got = stubs.pop(n.name, None) if isinstance(n, (c_ast.Decl, c_ast.Typedef)) else None
-        if got is not None:
-            out += got[0]
-            skip = len(got[1])
+        name = n.name if isinstance(n, (c_ast.Decl, c_ast.Typedef)) else None
+        if name in sequences:
+            for i in sequences.pop(name):
+                out += hits[i][0] if i in hits else [_fn_stub(i, n.coord)]
+        elif name in singles:
+            i = singles.pop(name)
+            out += hits[i][0]
+            skip = len(hits[i][1])
         else:
             out.append(n)
-    return None if stubs else out
+    return None if singles or sequences else out
+
+
+def _fn_stub(i: int, coord) -> c_ast.Decl:
+    """What `int FN_STUB<i>;` parses to: all the lowering reads of it is the name."""
+    name = f"{FN_STUB}{i}"
+    return c_ast.Decl(name, [], [], [], [], c_ast.TypeDecl(
+        name, [], None, c_ast.IdentifierType(["int"], coord), coord), None, None, coord)
 
 
 def _by_declaration(ext, spans, units, wanted):

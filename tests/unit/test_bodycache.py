@@ -116,7 +116,8 @@ def test_runs_of_small_declarations_are_one_unit_and_declare_their_typedefs(tmp_
 
 def test_definitions_sharing_a_line_are_one_unit(tmp_path, monkeypatch):
     """A macro defining several functions puts them on one line: they are cached together
-    (each alone could not be: its last line has more text)."""
+    (each alone could not be: its last line has more text). Consecutive stubs (the line, and
+    `all` from the function cache) are parsed as one declaration."""
     cache, loads = _counting_cache(tmp_path, monkeypatch)
     gen = " ".join(f"static int get_{k}(int x) {{ return x + {k}; }}" for k in range(3))
     text = ('# 1 "a.c"\nint top(int x) { return x; }\n' + gen + "\n"
@@ -126,6 +127,7 @@ def test_definitions_sharing_a_line_are_one_unit(tmp_path, monkeypatch):
     parsed = _counting_parses(monkeypatch)
     assert _units_loaded(loads, edited, cache) == [False, True]
     assert "get_" not in parsed[0] and "return x + 1;" in parsed[0]
+    assert parsed[0].count("__saturn_") == 1   # one stub for the line and `all`: a sequence
 
 
 def test_the_head_is_parsed_once_and_its_typedefs_known_after_it(tmp_path, monkeypatch):
