@@ -27,13 +27,11 @@ import re
 from pycparser import c_ast
 from pycparser.c_parser import Coord
 
+from .declruns import SEQ, STUB, by_declaration, cacheable, splice, units
 from .files import write_atomically
-from .fncache import FN_STUB   # a definition whose lowered IR is cached: NOTE [function-cache]
 from .gnu_parser import SaturnParser
 from .prune import LINE_MARKER, blank_span, headers_end
 
-_STUB = "__saturn_body_"
-_SEQ = "__saturn_seq_"   # consecutive stubs: parsing ~1,500 one by one was half of zstd's parse
 
 
 def _relative(file, line, column):
@@ -64,7 +62,7 @@ class BodyCache:
         """The text's AST with the cached declarations put in, the others saved; None when the
         stubbed text does not parse or a stub went missing (the caller parses it all). Raises
         as the parser does when nothing was cached. `stubs`: the indices of the definitions
-        whose lowered IR is cached (NOTE [function-cache]), parsed as `int FN_STUB<i>;`;
+        whose lowered IR is cached (NOTE [function-cache]), stubs like the cached units;
         `spans`: decl_spans(text, decls), if the caller has them."""
         spans = spans or decl_spans(text, decls)
         cut = _head_end(text, decls, path)
@@ -77,7 +75,7 @@ class BodyCache:
                 head_pre = parser.parse(
                     self._stubbed(text, decls, spans, (0, cut), stubs, keys, hits, seqs), path).ext
                 names = frozenset(n for n, is_type in parser._scope_stack[0].items()
-                                  if is_type and not n.startswith(_STUB))
+                                  if is_type and not n.startswith(STUB))
             marker = text[text.rfind("\n", 0, cut - 1) + 1:cut] if cut else ""
             ast = SaturnParser().parse(
                 marker + self._stubbed(text, decls, spans, (cut, len(text)), stubs, keys, hits,
@@ -89,16 +87,16 @@ class BodyCache:
             return None
         first = {i: n for i, n in hits.items() if decls[i].start < cut}
         in_head = {i: m for i, m in seqs.items() if decls[i].start < cut}
-        head_nodes = head[0] if head is not None else _splice(head_pre, first, in_head)
-        ext = _splice(ast.ext, {i: n for i, n in hits.items() if i not in first},
+        head_nodes = head[0] if head is not None else splice(head_pre, first, in_head)
+        ext = splice(ast.ext, {i: n for i, n in hits.items() if i not in first},
                       {i: m for i, m in seqs.items() if i not in in_head})
         if head_nodes is None or ext is None:
             return None
         if cut and head is None:
             self._save_head(text[:cut], path, head_nodes, names)
-        units = list(_units(text, decls, spans, 0, cut)) + \
-            list(_units(text, decls, spans, cut, len(text)))
-        for i, nodes in _by_declaration(head_pre + ast.ext, spans, units,
+        every = list(units(text, decls, spans, 0, cut)) + \
+            list(units(text, decls, spans, cut, len(text)))
+        for i, nodes in by_declaration(head_pre + ast.ext, spans, every,
                                         keys.keys() - hits.keys()):
             self._save(*keys[i], nodes)
         ast.ext = head_nodes + ext
@@ -112,11 +110,11 @@ class BodyCache:
         one, `int SEQ<i>;` (its units into `seqs[i]`)."""
         lo, hi = span
         pieces, last, seq = [], lo, None
-        for i, j in _units(text, decls, spans, lo, hi):
+        for i, j in units(text, decls, spans, lo, hi):
             d, end = decls[i], decls[j - 1].end
             stubbed = i in stubs
             key = self.key(text, decls[i:j], *spans[i][:2]) \
-                if not stubbed and _cacheable(decls[i:j]) else None
+                if not stubbed and cacheable(decls[i:j]) else None
             if key is not None:
                 keys[i] = (key, spans[i][1])
                 got = self._load(key, spans[i][1], decls[i:j])
@@ -129,9 +127,9 @@ class BodyCache:
             if not stubbed:
                 continue
             if types:
-                head = f"typedef int {', '.join((f'{_STUB}{i}',) + types)};"
+                head = f"typedef int {', '.join((f'{STUB}{i}',) + types)};"
             elif seq is None:
-                head, seq = f"int {_SEQ}{i}", seqs.setdefault(i, [])
+                head, seq = f"int {SEQ}{i}", seqs.setdefault(i, [])
             else:
                 head = ""
             if seq is not None:
@@ -302,45 +300,6 @@ def decl_spans(text: str, decls) -> list[tuple[str, int, int]]:
     return out
 
 
-# NOTE [declaration-runs]: a unit of the cache is a function definition, another declaration
-# past MIN_DECLARATION characters, or a run of the smaller ones between those (in one file):
-# zstd's single file has ~800 prototypes, typedefs and small structs among its 1,330
-# definitions, parsed again at every edit (half of its re-check's lowering). A unit is kept
-# with the typedef names it declares, and its stub declares them (`typedef int STUB, T1;`), so
-# the rest parses as after the unit itself. A run is worth a file when it is as long as one
-# large declaration (a prototype parses in about the time its file takes to read). Which
-# header declarations are kept depends on what the main file uses (NOTE [lazy-headers]): a
-# large one is a unit of its own so that it stays one when its neighbours come and go.
-MIN_DECLARATION = 200
-
-
-def _alone(d) -> bool:
-    return d.body or d.end - d.start >= MIN_DECLARATION
-
-
-def _cacheable(ds: list) -> bool:
-    return _alone(ds[0]) or ds[-1].end - ds[0].start >= MIN_DECLARATION
-
-
-def _units(text: str, decls, spans, lo: int, hi: int):
-    """(i, j): the units decls[i:j] starting in [lo, hi). Declarations on one line (a macro
-    defining several functions: zstd's 79 `ZSTD_*FindBestMatch_*` were parsed at every edit)
-    are one unit; a run of small ones also ends at another file's line marker."""
-    i, n = 0, len(decls)
-    while i < n:
-        if not lo <= decls[i].start < hi:
-            i += 1
-            continue
-        j = i + 1
-        while j < n and decls[j].start < hi and spans[j][0] == spans[i][0] and (
-                spans[j][1] <= spans[j - 1][2] or not _alone(decls[i]) and
-                not _alone(decls[j]) and all(m[2] == spans[i][0] for m in LINE_MARKER.finditer(
-                    text, decls[j - 1].end, decls[j].start))):
-            j += 1
-        yield i, j
-        i = j
-
-
 def _head_end(text: str, decls, path: str) -> int:
     """Where the head ends (NOTE [head-cache]), or 0: none, a declaration across it, or one of
     the main file's own before it (SQLite's amalgamation #includes to its last lines: its
@@ -348,53 +307,3 @@ def _head_end(text: str, decls, path: str) -> int:
     cut = headers_end(text, path)
     return cut if cut and all(d.start >= cut or (d.end <= cut and not d.main)
                               for d in decls) else 0
-
-
-def _splice(ext: list, hits: dict, seqs: dict) -> list | None:
-    """The top-level nodes with each stub replaced by its units: a cached unit's nodes (and
-    not the typedef names its stub declares), a cached definition's stub for the lowering
-    (NOTE [function-cache]). None if a stub is missing."""
-    in_seq = {i for members in seqs.values() for i in members}
-    singles = {f"{_STUB}{i}": i for i in hits if i not in in_seq}
-    sequences = {f"{_SEQ}{i}": members for i, members in seqs.items()}
-    out, skip = [], 0
-    for n in ext:
-        if skip:   # the stub's own typedef names, the nodes after it
-            skip -= 1
-            continue
-        name = n.name if isinstance(n, (c_ast.Decl, c_ast.Typedef)) else None
-        if name in sequences:
-            for i in sequences.pop(name):
-                out += hits[i][0] if i in hits else [_fn_stub(i, n.coord)]
-        elif name in singles:
-            i = singles.pop(name)
-            out += hits[i][0]
-            skip = len(hits[i][1])
-        else:
-            out.append(n)
-    return None if singles or sequences else out
-
-
-def _fn_stub(i: int, coord) -> c_ast.Decl:
-    """What `int FN_STUB<i>;` parses to: all the lowering reads of it is the name."""
-    name = f"{FN_STUB}{i}"
-    return c_ast.Decl(name, [], [], [], [], c_ast.TypeDecl(
-        name, [], None, c_ast.IdentifierType(["int"], coord), coord), None, None, coord)
-
-
-def _by_declaration(ext, spans, units, wanted):
-    """(i, the nodes parsed from unit i) for each i in `wanted`: a node is unit i's when its
-    line is one of i's lines and no other unit's (`units`: (i, j) over all declarations)."""
-    owner, shared = {}, set()
-    for i, j in units:
-        file, first, last = spans[i][0], spans[i][1], spans[j - 1][2]
-        for line in range(first, last + 1):
-            k = owner.setdefault((file, line), i)
-            if k != i:
-                shared |= {i, k}
-    found: dict[int, list] = {}
-    for n in ext:
-        i = owner.get((n.coord.file, n.coord.line)) if n.coord else None
-        if i in wanted and i not in shared:
-            found.setdefault(i, []).append(n)
-    return sorted(found.items())

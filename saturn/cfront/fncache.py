@@ -38,7 +38,7 @@ from ..ir import nodes as N
 from ..ir import types as T
 from .files import write_atomically
 
-# A definition whose lowered IR is cached is parsed as `int FN_STUB<i>;` (bodycache.py).
+# A definition whose lowered IR is cached stands in the AST as `int FN_STUB<i>;` (declruns.py).
 FN_STUB = STUB = "__saturn_fn_"
 
 _MARKER_LINE = re.compile(r"^(#\s*)\d+", re.M)
