@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 from summaries.store import summary_text
 
-from .ir.digest import NUMBER, ir_digest
+from .ir.digest import NUMBER, ir_digest, number_as
 from .codehash import code_fingerprint
 from .report.diagnostic import Report
 from .symex.engine import FunctionResult
@@ -126,7 +126,7 @@ def _moved(res: FunctionResult, fn, old_line: int) -> bool:
     def text_at(file, line, text):
         if file != fn.file or line not in consts:
             return text
-        return NUMBER.sub(lambda m: str(line + delta) if m[0] == str(line) else m[0], text)
+        return number_as(text, str(line), str(line + delta))
     for r in res.reports:
         r.message, r.statement = (text_at(r.file, r.line, t) for t in (r.message, r.statement))
         r.line = move(r.file, r.line)

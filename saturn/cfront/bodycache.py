@@ -27,6 +27,7 @@ import re
 from pycparser import c_ast
 from pycparser.c_parser import Coord
 
+from ..ir.digest import number_as
 from .declruns import SEQ, STUB, by_declaration, cacheable, splice, units
 from .files import write_atomically
 from .gnu_parser import SaturnParser
@@ -68,49 +69,50 @@ class BodyCache:
         cut = _head_end(text, decls, path)
         head = self._head(text[:cut], path) if cut else None
         keys, hits, seqs, head_pre = {}, {}, {}, []
+        in_head, after = list(units(text, decls, spans, 0, cut)), \
+            list(units(text, decls, spans, cut, len(text)))
         names = head[1] if head is not None else frozenset()
         try:
             if cut and head is None:   # NOTE [head-cache]: the head parsed on its own, and kept
                 parser = SaturnParser()
                 head_pre = parser.parse(
-                    self._stubbed(text, decls, spans, (0, cut), stubs, keys, hits, seqs), path).ext
+                    self._stubbed(text, decls, spans, (0, cut), in_head, stubs, keys, hits, seqs),
+                    path).ext
                 names = frozenset(n for n, is_type in parser._scope_stack[0].items()
                                   if is_type and not n.startswith(STUB))
             marker = text[text.rfind("\n", 0, cut - 1) + 1:cut] if cut else ""
             ast = SaturnParser().parse(
-                marker + self._stubbed(text, decls, spans, (cut, len(text)), stubs, keys, hits,
-                                       seqs),
+                marker + self._stubbed(text, decls, spans, (cut, len(text)), after, stubs, keys,
+                                       hits, seqs),
                 path, initial_type_symbols=names)
         except Exception:
             if not hits and not stubs and not cut:
                 raise   # the pruned text itself does not parse: no second try of it
             return None
         first = {i: n for i, n in hits.items() if decls[i].start < cut}
-        in_head = {i: m for i, m in seqs.items() if decls[i].start < cut}
-        head_nodes = head[0] if head is not None else splice(head_pre, first, in_head)
+        head_seqs = {i: m for i, m in seqs.items() if decls[i].start < cut}
+        head_nodes = head[0] if head is not None else splice(head_pre, first, head_seqs)
         ext = splice(ast.ext, {i: n for i, n in hits.items() if i not in first},
-                      {i: m for i, m in seqs.items() if i not in in_head})
+                     {i: m for i, m in seqs.items() if i not in head_seqs})
         if head_nodes is None or ext is None:
             return None
         if cut and head is None:
             self._save_head(text[:cut], path, head_nodes, names)
-        every = list(units(text, decls, spans, 0, cut)) + \
-            list(units(text, decls, spans, cut, len(text)))
-        for i, nodes in by_declaration(head_pre + ast.ext, spans, every,
-                                        keys.keys() - hits.keys()):
+        for i, nodes in by_declaration(head_pre + ast.ext, spans, in_head + after,
+                                       keys.keys() - hits.keys()):
             self._save(*keys[i], nodes)
         ast.ext = head_nodes + ext
         return ast
 
-    def _stubbed(self, text, decls, spans, span, stubs, keys: dict, hits: dict,
+    def _stubbed(self, text, decls, spans, span, its_units, stubs, keys: dict, hits: dict,
                  seqs: dict) -> str:
-        """text[span] with the cached units in it (NOTE [declaration-runs]; their nodes and
+        """text[span] with its cached units (NOTE [declaration-runs]; their nodes and
         typedef names into `hits`, the keys of the others into `keys`, by first index) and the
         definitions in `stubs` made stubs; a sequence of stubs declaring no typedef name is
         one, `int SEQ<i>;` (its units into `seqs[i]`)."""
         lo, hi = span
         pieces, last, seq = [], lo, None
-        for i, j in units(text, decls, spans, lo, hi):
+        for i, j in its_units:
             d, end = decls[i], decls[j - 1].end
             stubbed = i in stubs
             key = self.key(text, decls[i:j], *spans[i][:2]) \
@@ -257,7 +259,7 @@ def _line_constants(chunk: str, line: int) -> str:
             continue
         here = str(line)
         if here in ln:
-            out[k] = _NUMBER_OR_LITERAL.sub(lambda m: "__LINE__" if m[0] == here else m[0], ln)
+            out[k] = number_as(ln, here, "__LINE__", _NUMBER_OR_LITERAL)
         line += 1
     return "\n".join(out)
 

@@ -11,6 +11,12 @@ from .types import CType
 NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.])")   # a decimal number in C or JSON text
 
 
+def number_as(text: str, number: str, by: str, pattern=NUMBER) -> str:
+    """`text` with each decimal number `number` (as `pattern` finds numbers) written `by`: a
+    line constant as `__LINE__`, or moved (NOTE [line-constants])."""
+    return pattern.sub(lambda m: by if m[0] == number else m[0], text)
+
+
 def ir_digest(fn) -> str:
     """A hash of the function's IR (types by their keys, symbols by name: stable across runs),
     computed once: a unit from the unit cache carries it (NOTE [unit-cache]).
@@ -61,7 +67,7 @@ def _sig(x, fn, here=None):
         return x
     if kind == "str":
         if here is not None and here[1] in x:
-            text = NUMBER.sub(lambda m: "__LINE__" if m[0] == here[1] else m[0], x)
+            text = number_as(x, here[1], "__LINE__")
             if text != x:
                 here[2].add(here[0])
             return text
