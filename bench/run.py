@@ -203,11 +203,11 @@ def print_result(r: dict, jobs: int) -> None:
           f"{ph['preprocess']:>6.1f} {ph['lower']:>6.1f} "
           f"{ph['analyze']:>8.1f} {r['wall']:>7.1f} {r['cpu']:>7.1f} "
           f"{s['lines'] / r['wall'] / max(1, jobs):>8.0f} {s['peak_rss_mb']:>7.0f}")
-    print(f"    re-check with nothing changed (every function reused): {r['rerun']:.1f}s")
+    print(f"    re-check with nothing changed (every function reused): {r['rerun']:.2f}s")
     e = r["edit_stats"]
     if e:
-        print(f"    re-check after editing {r['edited']}: {r['edit']:.1f}s "
-              f"({100 * r['edit'] / r['wall']:.0f} % of the full run), {e['reused']} of "
+        print(f"    re-check after editing {r['edited']}: {r['edit']:.2f}s "
+              f"({100 * r['edit'] / r['wall']:.1f} % of the full run), {e['reused']} of "
               f"{e['functions']} functions reused")
     print(f"    report kinds: {r['kinds'] or 'none'}")
     lk = r["locks"]

@@ -16,7 +16,6 @@ and lock functions:
 from __future__ import annotations
 
 import os
-import tomllib
 
 
 class ConfigError(Exception):
@@ -30,12 +29,17 @@ def load_config(path: str | None = None) -> dict:
             if path:
                 raise ConfigError(f"{path}: no such file")
             continue
+        ours = not cand.endswith("pyproject.toml") or path
         try:
             with open(cand, "rb") as fh:
-                data = tomllib.load(fh)
-        except (tomllib.TOMLDecodeError, OSError) as exc:
+                raw = fh.read()
+            if not ours and b"saturn" not in raw:
+                return {}   # another tool's file: not parsed (NOTE [startup] in logic/bdd.py)
+            import tomllib
+            data = tomllib.loads(raw.decode("utf-8"))
+        except (ValueError, OSError) as exc:   # TOMLDecodeError and UnicodeDecodeError
             raise ConfigError(f"{cand}: {exc}") from None
-        if cand.endswith("pyproject.toml") and not path:
+        if not ours:
             data = data.get("tool", {}).get("saturn", {})
         _validate(cand, data)
         return data

@@ -140,3 +140,24 @@ def test_user_alloc_specs_from_config(tmp_path):
     (tmp_path / "pyproject.toml").write_text('[tool.saturn]\nalloc = "pool_get"\n')
     proc = saturn("check", "--checkers", "leak", "--no-db", "p.c", cwd=str(tmp_path))
     assert proc.returncode == 2 and "must be a list" in proc.stderr
+
+
+def test_the_saturn_command_is_the_module_entry_point(tmp_path):
+    """`saturn` (pyproject's script) runs `saturn.__main__:run`, as `python -m saturn` does: its
+    exit status is main's, and it ends without tearing the program down."""
+    import tomllib
+    with open(os.path.join(ROOT, "pyproject.toml"), "rb") as fh:
+        assert tomllib.load(fh)["project"]["scripts"]["saturn"] == "saturn.__main__:run"
+    (tmp_path / "t.c").write_text("int f(int x) { return x; }\n")
+    said = {}
+    for args, status in ((["t.c"], 0), (["--jobs", "0", "t.c"], 2)):
+        code = (f"import sys; sys.argv = ['saturn', 'check', '--no-db', *{args!r}]\n"
+                "import atexit; atexit.register(print, 'torn down')\n"
+                "from saturn.__main__ import run; run()")
+        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              cwd=str(tmp_path), env=dict(os.environ, PYTHONPATH=ROOT),
+                              timeout=300)
+        assert proc.returncode == status, proc.stdout + proc.stderr
+        assert "torn down" not in proc.stdout
+        said[status] = proc.stdout + proc.stderr
+    assert "1 functions" in said[0] and "--jobs must be at least 1" in said[2]

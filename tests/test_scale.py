@@ -243,6 +243,7 @@ def test_a_rerun_with_nothing_changed_imports_no_parser(tmp_path):
     assert "saturn.cli" in imported and "4 reused" in out, out
     # (bdd.py lets dd try networkx with the module hidden: that attempt is listed, no submodule)
     assert not [m for m in imported if m.startswith(("pycparser", "networkx."))]
+    assert "dd.cudd" in imported and not {"dd._parser", "dd._copy"} & imported   # until used
     (tree / "a.c").write_text((tree / "a.c").read_text().replace("x * 2", "x * 3"))
     imported, _ = _imports(db, tree)
     assert "pycparser" in imported   # an edit parses

@@ -52,6 +52,10 @@ class Manifests:
             return None
         return unit
 
+    def seen(self, cmd: list[str], src: SourceFile) -> bool:
+        """A manifest exists: when `lookup` fails too, something the file read has changed."""
+        return os.path.exists(self._file(cmd, src))
+
     def record(self, cmd: list[str], src: SourceFile, text: str, unit: str, started: float):
         """Remember what preprocessing `src` read, unless a file changed while it ran."""
         base = src.directory or os.getcwd()

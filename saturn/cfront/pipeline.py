@@ -15,15 +15,19 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from ..collector import no_gc
-from .preprocess import FrontEndError, command, preprocess
+from .preprocess import FrontEndError, Preprocessing, command
 
 
-def _front(src, std, cache_dir, root, lower: bool):
-    """(text or None, None, error or None) for a file `_known` has no unit for."""
+def _front(src, std, cache_dir, root, lower: bool, meanwhile=None):
+    """(text or None, None, error or None) for a file `_known` has no unit for; `meanwhile()`
+    runs while the compiler does."""
     try:
         cmd = command(src, std)
         started = time.time()
-        text = preprocess(src, std, cmd)
+        running = Preprocessing(src, std, cmd)
+        if meanwhile is not None:
+            meanwhile()
+        text = running.text()
         if cache_dir is None:
             return text, None, None
         from .direct import Manifests
@@ -41,6 +45,21 @@ def _front(src, std, cache_dir, root, lower: bool):
     return text, None, None
 
 
+def _lowering_modules():
+    from . import unitcache
+    unitcache.import_lowering()
+
+
+def _edited(src, std, cache_dir) -> bool:
+    """Preprocessed before, and a file it read has changed since: it will be lowered, likely
+    (a file merely touched, or younger than its manifest could be, is not: NOTE [startup])."""
+    from .direct import Manifests
+    try:
+        return cache_dir is not None and Manifests(cache_dir).seen(command(src, std), src)
+    except FrontEndError:
+        return False
+
+
 def _known(src, std, cache_dir) -> str | None:
     """The unit key of a file whose preprocessing inputs are unchanged (NOTE [direct-mode])."""
     from .direct import Manifests
@@ -53,15 +72,19 @@ def _known(src, std, cache_dir) -> str | None:
 def preprocessed(files, std, jobs: int = 1, unit_cache=None, root="."):
     """Yield (source, text, unit key, error message) in the order of `files`; one of the
     three is not None. Workers are started only for two changed files or more: one is
-    lowered here (a re-check after an edit), and unchanged ones need no work."""
+    lowered here (after an edit, the modules lowering needs are imported while the compiler
+    runs: NOTE [startup] in logic/bdd.py), and unchanged ones need no work."""
     cache_dir = unit_cache.directory if unit_cache is not None else None
     known = [_known(src, std, cache_dir) for src in files] if cache_dir is not None else \
         [None] * len(files)
     changed = [src for src, key in zip(files, known) if key is None]
     if jobs <= 1 or len(changed) <= 1:
         for src, key in zip(files, known):
-            yield (src, None, key, None) if key is not None else \
-                (src, *_front(src, std, cache_dir, root, False))
+            if key is not None:
+                yield src, None, key, None
+            else:
+                meanwhile = _lowering_modules if _edited(src, std, cache_dir) else None
+                yield src, *_front(src, std, cache_dir, root, False, meanwhile)
         return
     ctx = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(max_workers=min(jobs, len(changed)), mp_context=ctx) as pool:

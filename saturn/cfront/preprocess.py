@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import hashlib
+import locale
 import os
 import re
 import shutil
 import subprocess
+import tempfile
 
 from .discover import SourceFile
 
@@ -37,18 +39,58 @@ def command(src: SourceFile, std: str | None = None) -> list[str]:
 
 def preprocess(src: SourceFile, std: str | None = None, cmd: list[str] | None = None) -> str:
     """Return the preprocessed text (with line markers), or raise FrontEndError."""
-    cmd = cmd or command(src, std)
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace",
-                              cwd=src.directory or None, timeout=300)
-    except subprocess.TimeoutExpired:
-        raise FrontEndError(f"{src.path}:1:1: error: preprocessing timed out") from None
-    if proc.returncode != 0:
-        first = next((ln for ln in proc.stderr.splitlines() if "error" in ln),
-                     proc.stderr.strip().splitlines()[0] if proc.stderr.strip() else "")
-        raise FrontEndError(first if first.startswith(src.path) or ": error" in first
-                            else f"{src.path}:1:1: error: preprocessing failed: {first}")
-    return proc.stdout
+    return Preprocessing(src, std, cmd).text()
+
+
+class Preprocessing:
+    """The compiler preprocessing one file, started at once; `text()` waits for it. Its output
+    goes to unnamed temporary files, not pipes, so it never stops for a reader meanwhile (a
+    re-check imports the parser while it runs: NOTE [startup] in logic/bdd.py)."""
+
+    def __init__(self, src: SourceFile, std: str | None = None, cmd: list[str] | None = None):
+        self.src, self.cmd = src, cmd or command(src, std)
+        self.out, self.err = tempfile.TemporaryFile(), tempfile.TemporaryFile()
+        try:
+            self.proc = subprocess.Popen(self.cmd, stdin=subprocess.DEVNULL, stdout=self.out,
+                                         stderr=self.err, cwd=src.directory or None)
+        except OSError as exc:
+            self._close()
+            raise FrontEndError(f"{src.path}:1:1: error: cannot run the preprocessor: {exc}") \
+                from None
+
+    def text(self) -> str:
+        try:
+            try:
+                code = self.proc.wait(timeout=300)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+                raise FrontEndError(f"{self.src.path}:1:1: error: preprocessing timed out") \
+                    from None
+            out, err = _read(self.out), _read(self.err)
+        finally:
+            self._close()
+        if code != 0:
+            raise FrontEndError(_failure(self.src.path, err))
+        return out
+
+    def _close(self):
+        self.out.close()
+        self.err.close()
+
+
+def _read(fh) -> str:
+    """As `subprocess.run(text=True, errors="replace")` would give it (universal newlines)."""
+    fh.seek(0)
+    data = fh.read().decode(locale.getpreferredencoding(False), "replace")
+    return data.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _failure(path: str, stderr: str) -> str:
+    first = next((ln for ln in stderr.splitlines() if "error" in ln),
+                 stderr.strip().splitlines()[0] if stderr.strip() else "")
+    return first if first.startswith(path) or ": error" in first \
+        else f"{path}:1:1: error: preprocessing failed: {first}"
 
 
 def text_hash(text: str) -> str:

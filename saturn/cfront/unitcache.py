@@ -46,6 +46,13 @@ def _pycparser_version() -> str:
     return pycparser.__version__
 
 
+def import_lowering():
+    """What lowering a unit imports (pycparser among it), which `lower_text` and `UnitCache.unit`
+    import only when they lower (NOTE [startup])."""
+    for name in ("..ir.digest", "..ir.lower", "..ir.program", ".bodycache", ".parse"):
+        importlib.import_module(name, __package__)
+
+
 def lower_text(text: str, path: str, root: str, bodies=None, predict: bool = True):
     """Parse (with a BodyCache's definitions, NOTE [body-cache], and the function cache next to
     it, NOTE [function-cache]) and lower one unit into a program of its own."""

@@ -28,7 +28,7 @@ def _front(src, tmp_path, jobs=1):
 def _no_compiler(monkeypatch):
     def refuse(*args, **kw):
         raise AssertionError("preprocessed again")
-    monkeypatch.setattr(pipeline, "preprocess", refuse)
+    monkeypatch.setattr(pipeline, "Preprocessing", refuse)
 
 
 def test_unchanged_inputs_skip_the_compiler(tmp_path, monkeypatch):
@@ -56,6 +56,20 @@ def test_a_file_younger_than_the_run_is_not_remembered(tmp_path):
     os.utime(tmp_path / "inc" / "h.h")   # now: it might be changing under the compiler
     _front(src, tmp_path)
     assert _front(src, tmp_path)[0] is not None
+
+
+def test_an_edited_file_imports_the_parser_while_the_compiler_runs(tmp_path, monkeypatch):
+    """NOTE [startup]: only a file preprocessed before whose inputs changed (it will be
+    lowered); not one seen for the first time or merely too young to be remembered."""
+    calls = []
+    monkeypatch.setattr(pipeline, "_lowering_modules", lambda: calls.append("import"))
+    src = _tree(tmp_path)
+    _front(src, tmp_path)
+    assert calls == []
+    (tmp_path / "a.c").write_text('#include "h.h"\nint f(void) { return N + 1; }\n')
+    os.utime(tmp_path / "a.c", (PAST + 60, PAST + 60))
+    assert "N + 1" not in _front(src, tmp_path)[0] and calls == ["import"]
+    assert _front(src, tmp_path)[1] is not None and calls == ["import"]   # remembered again
 
 
 def test_workers_remember_and_lower(tmp_path, monkeypatch):

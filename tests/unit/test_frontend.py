@@ -1,12 +1,13 @@
 """The front end: GNU C constructs parse (one test each), errors are compiler-style, real headers."""
 import os
 import textwrap
+import time
 
 import pytest
 
 from saturn.cfront.discover import SourceFile, from_compile_commands, from_paths
 from saturn.cfront.parse import parse_text
-from saturn.cfront.preprocess import FrontEndError, preprocess
+from saturn.cfront.preprocess import FrontEndError, Preprocessing, preprocess
 from saturn.ir import types as T
 from saturn.ir.lower import lower_unit
 from saturn.ir.program import Program
@@ -103,6 +104,21 @@ def test_preprocess_error_is_compiler_style(tmp_path):
     with pytest.raises(FrontEndError) as exc:
         _compile(tmp_path, "#include \"missing.h\"\nint x;", "inc.c")
     assert "inc.c:1" in str(exc.value) and "error" in str(exc.value)
+
+
+def test_preprocessing_runs_while_the_caller_works(tmp_path):
+    """Output far past a pipe's buffer, CR LF line ends, and errors as before (NOTE [startup])."""
+    path = tmp_path / "big.c"
+    path.write_bytes(b"#define ROW int a0, a1, a2, a3, a4, a5, a6, a7;\r\n" +
+                     b"ROW\r\n" * 20000 + "const char *s = \"\xe9\";\r\n".encode("latin-1"))
+    running = Preprocessing(SourceFile(str(path), (), str(tmp_path)))
+    time.sleep(0.2)   # the compiler finishes meanwhile: it never waits for a reader
+    text = running.text()
+    assert text.count("int a0, a1") == 20000 and "\r" not in text and "\ufffd" in text
+    assert running.proc.returncode == 0 and running.out.closed
+    broken = Preprocessing(SourceFile(str(tmp_path / "gone.c"), (), str(tmp_path)))
+    with pytest.raises(FrontEndError, match="gone.c"):
+        broken.text()
 
 
 def test_discovery_sorted_excluded(tmp_path):
