@@ -144,7 +144,7 @@ class BodyCache:
 
     # NOTE [head-cache]: a kernel file's pruned headers were ~90 % of its parse (acl.c: 0.50 of
     # 0.57 s), the same from one edit of its own code to the next. The text up to where the
-    # main file resumes after its last #include (as NOTE [header-scan] cuts it), when none of
+    # main file resumes after its last #include (prune.py's headers_end), when none of
     # the main file's own declarations is in it, is parsed on its own and its nodes kept by its
     # text, with the typedef names it leaves in scope; the rest is parsed knowing those names,
     # after the line marker that starts it.
@@ -163,18 +163,24 @@ class BodyCache:
             return
         _write(self._head_file(head, path, "heads"), data)
 
-    # The scan of a file's headers (NOTE [header-scan] in prune.py), by their text.
-    def get(self, head: str, main_file: str):
+    # A file's last scan (NOTE [incremental-scan] in prune.py): one entry a file, replaced.
+    def last_scan(self, main_file: str):
         try:
-            with open(self._head_file(head, main_file), "rb") as fh:
-                decls = pickle.load(fh)
-        except Exception:   # missing or damaged: scanned again and rewritten
+            with open(self._scan_file(main_file), "rb") as fh:
+                text, decls, ends = pickle.load(fh)
+        except Exception:   # missing or damaged: scanned in full and rewritten
             return None
-        return decls if isinstance(decls, list) else None
+        return (text, decls, ends) if isinstance(text, str) and len(decls) == len(ends) \
+            else None
 
-    def put(self, head: str, main_file: str, decls: list) -> None:
-        _write(self._head_file(head, main_file),
-               pickle.dumps(decls, protocol=pickle.HIGHEST_PROTOCOL))
+    def keep_scan(self, main_file: str, scan: tuple) -> None:
+        try:
+            _write(self._scan_file(main_file), pickle.dumps(scan, pickle.HIGHEST_PROTOCOL))
+        except (RecursionError, pickle.PickleError):
+            pass
+
+    def _scan_file(self, main_file: str) -> str:
+        return os.path.join(self.directory, "scans", self._hash(main_file) + ".pickle")
 
     def _head_file(self, head: str, main_file: str, kind: str = "headers") -> str:
         key = self._hash(main_file, head)

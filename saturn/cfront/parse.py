@@ -29,7 +29,7 @@ class TranslationUnit:
 
 def parse_text(text: str, path: str, bodies=None, functions=None) -> TranslationUnit:
     """Parse preprocessed text, with the declarations and header scan `bodies` (a BodyCache)
-    has (NOTE [body-cache], NOTE [header-scan]) and, for the definitions `functions` (a
+    has (NOTE [body-cache], NOTE [incremental-scan]) and, for the definitions `functions` (a
     FunctionCache) has lowered, stubs; raise FrontEndError with
     `file:line:col: error: ...`."""
     with no_gc():

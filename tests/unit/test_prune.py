@@ -1,5 +1,8 @@
 """Header declarations the file never needs are dropped before parsing (NOTE [lazy-headers])."""
+import pickle
+
 import saturn.cfront.parse as parse_mod
+import saturn.cfront.prune as prune_mod
 from saturn.cfront.gnu_parser import SaturnParser
 from saturn.cfront.parse import parse_text
 from saturn.cfront.prune import prune
@@ -89,43 +92,79 @@ def test_expression_text_does_not_depend_on_an_earlier_failed_rendering():
 
 
 class _Memo:
-    """prune_decls' store for the scan of the headers (NOTE [header-scan])."""
+    """prune_decls' store for a file's last scan (NOTE [incremental-scan]), pickled as on disk;
+    counts the declarations the scanner reads."""
 
-    def __init__(self):
-        self.kept, self.hits = {}, 0
+    def __init__(self, monkeypatch):
+        self.kept, self.read = {}, 0
+        real = prune_mod._Scanner.decls
 
-    def get(self, head, main_file):
-        import pickle
-        got = self.kept.get((head, main_file))
-        self.hits += got is not None
+        def counted(scanner, *args):
+            for pair in real(scanner, *args):
+                self.read += 1
+                yield pair
+        monkeypatch.setattr(prune_mod._Scanner, "decls", counted)
+
+    def last_scan(self, main_file):
+        got = self.kept.get(main_file)
         return pickle.loads(got) if got is not None else None
 
-    def put(self, head, main_file, decls):
-        import pickle
-        self.kept[head, main_file] = pickle.dumps(decls)
+    def keep_scan(self, main_file, scan):
+        self.kept[main_file] = pickle.dumps(scan)
 
 
 def _pruned(text, memo=None):
-    from saturn.cfront.prune import prune_decls
-    out, decls = prune_decls(text, "/src/main.c", memo)
+    out, decls = prune_mod.prune_decls(text, "/src/main.c", memo)
     return out, [(d.start, d.end, d.main, d.typedef, sorted(d.declared), sorted(d.mentions),
                   d.body, sorted(d.types)) for d in decls]
 
 
-def test_the_scan_of_the_headers_is_reused_when_only_the_file_changed():
-    memo = _Memo()
-    text = TEXT.replace('# 1 "/src/main.c"\n', '# 1 "/src/main.c" 2\n')   # back from h.h
-    assert _pruned(text, memo) == _pruned(text) and len(memo.kept) == 1 and memo.hits == 0
-    edited = text.replace("return used(y)", "return 1 + used(y)")
-    assert edited != text
-    assert _pruned(edited, memo) == _pruned(edited) and memo.hits == 1
-    # a header changed: its scan is not reused
-    changed = text.replace("OTHER_X };", "OTHER_X, OTHER_Y };")
-    assert _pruned(changed, memo) == _pruned(changed) and memo.hits == 1
-    assert len(memo.kept) == 2
+def _scanned(memo, text):
+    """The pruned text and declarations with the memo, checked against a scan from scratch,
+    and how many declarations the scanner read for it."""
+    before = memo.read
+    got = _pruned(text, memo)
+    read = memo.read - before
+    assert got == _pruned(text)
+    return read
 
 
-def test_an_include_inside_a_declaration_keeps_no_scan():
-    memo = _Memo()
-    text = '# 1 "/src/main.c"\nint t[] = {\n# 1 "/src/tab.h" 1\n1, 2\n# 3 "/src/main.c" 2\n};\n'
-    assert _pruned(text, memo) == _pruned(text) and memo.kept == {}
+BIG = TEXT.replace('# 1 "/src/main.c"\n', "".join(
+    f"static inline int pad{i}(int x) {{ return x + {i}; }}\n" for i in range(600)) +
+    '# 1 "/src/main.c" 2\n')
+
+
+def test_an_edit_rescans_only_around_it(monkeypatch):
+    memo = _Memo(monkeypatch)
+    total = _scanned(memo, BIG)
+    assert total > 600 and _scanned(memo, BIG) <= 2   # unchanged: nothing read again
+    body = BIG.replace("return x + 300;", "int y = x; return y + 300;")
+    assert 1 <= _scanned(memo, body) < 20
+    longer = body.replace("pad450(int x) { return x + 450; }",
+                          "pad450(int x) {\n  return x + 450;\n}\nint extra(void);")
+    assert 1 <= _scanned(memo, longer) < 20
+    edited = longer.replace("return used(y)", "return 1 + used(y)")
+    assert 1 <= _scanned(memo, edited) < 20
+    assert _scanned(memo, edited.replace("pad599", "pad_last").rsplit("static int g", 1)[0]) < 20
+    assert _scanned(memo, BIG) > 100   # changes far apart: what is between them is read again
+
+
+def test_a_typedef_or_a_file_change_in_an_edit_is_seen_after_it(monkeypatch):
+    """Old declarations after the edit are not taken while the state differs: a new typedef
+    name (`pad_t x` declares `x`, no longer `pad_t`) or another current file."""
+    memo = _Memo(monkeypatch)
+    uses = BIG.replace("static inline int pad500(", "pad_t pad_x; static inline int pad500(")
+    _scanned(memo, uses)
+    typedef = uses.replace("static inline int pad100(", "typedef int pad_t;\n"
+                                                         "static inline int pad100(")
+    assert _scanned(memo, typedef) > 400
+    _scanned(memo, uses)
+    main = uses.replace("static inline int pad100(", '# 7 "/src/main.c"\n'
+                                                     "static inline int pad100(")
+    assert _scanned(memo, main) > 400   # the main file is current up to the end's marker
+    _scanned(memo, uses)
+    back = main.replace("static inline int pad110(", '# 9 "/src/h.h"\n'
+                                                     "static inline int pad110(")
+    assert _scanned(memo, back) < 30    # and only up to pad110 here
+
+
