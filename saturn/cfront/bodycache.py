@@ -31,7 +31,7 @@ from ..ir.digest import number_as
 from .declruns import SEQ, STUB, by_declaration, cacheable, splice, units
 from .files import write_atomically
 from .gnu_parser import SaturnParser
-from .prune import LINE_MARKER, blank_span, headers_end
+from .prune import LINE_MARKER, blank_span, fewer_markers, headers_end
 
 
 
@@ -140,7 +140,7 @@ class BodyCache:
             last = end
         pieces += [";"] if seq is not None else []
         pieces.append(text[last:hi])
-        return "".join(pieces)
+        return fewer_markers("".join(pieces))
 
     # NOTE [head-cache]: a kernel file's pruned headers were ~90 % of its parse (acl.c: 0.50 of
     # 0.57 s), the same from one edit of its own code to the next. The text up to where the

@@ -10,7 +10,7 @@ from ..collector import no_gc
 from .bodycache import decl_spans
 from .gnu_parser import SaturnParser
 from .preprocess import FrontEndError, text_hash
-from .prune import prune_decls
+from .prune import fewer_markers, prune_decls
 
 _COORD = re.compile(r"^(?P<file>.*?):(?P<line>\d+)(?::(?P<col>\d+))?:?\s*(?P<msg>.*)$")
 
@@ -40,11 +40,11 @@ def parse_text(text: str, path: str, bodies=None, functions=None) -> Translation
         try:
             ast = bodies.parse(pruned, decls, path, stubs, spans) \
                 if bodies is not None and decls else None
-            if ast is None:
-                ast, stubs = SaturnParser().parse(pruned, path), set()
+            if ast is None:   # (NOTE [fewer-markers] in prune.py)
+                ast, stubs = SaturnParser().parse(fewer_markers(pruned), path), set()
         except Exception:  # NOTE [lazy-headers]: a wrong guess costs time, not the file
             try:
-                ast, decls = SaturnParser().parse(text, path), None
+                ast, decls = SaturnParser().parse(fewer_markers(text), path), None
             except Exception as exc:  # pycparser raises ParseError, and sometimes plain errors
                 raise FrontEndError(_compiler_style(str(exc), path)) from None
     return TranslationUnit(path, ast, text_hash(text), text.count("\n"),

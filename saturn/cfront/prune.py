@@ -171,6 +171,28 @@ def headers_end(text: str, main_file: str) -> int:
     return 0
 
 
+# NOTE [fewer-markers]: pruned and stubbed text keeps its lines (line markers on theirs, the
+# rest blank) so that what is parsed keeps its coordinates; zstd's stubbed text at an edit is
+# 46k lines, 2,700 of them markers, around 8k lines of code, and the parser's lexer takes
+# blank lines a character at a time and a marker in ~8 us. A marker followed only by blank
+# lines up to the next one sets nothing that one does not set again, and blank lines after a
+# marker only count: what is parsed is the text without the first, and with the second
+# counted in the marker's line (its file and flags kept). zstd: parse 48 -> 25 ms.
+_QUOTED = r'"(?:[^"\\\n]|\\.)*"'
+_DOMINATED = re.compile(r'\n#[ \t]*\d+[ \t]+' + _QUOTED + r'[^\n]*(?:\n[ \t]*)*'
+                        r'(?=\n#[ \t]*\d+[ \t]+")')
+_BLANKS_AFTER = re.compile(r'\n#[ \t]*(\d+)([ \t]+' + _QUOTED + r'[^\n]*)((?:\n[ \t]*)+)(?=\n)')
+
+
+def fewer_markers(text: str) -> str:
+    """The text with each marker followed only by blank lines up to another one dropped, and
+    the blank lines after the others counted in their line (NOTE [fewer-markers]); the same
+    coordinates follow. (Searches starting at a newline and `#` run ~20x faster than ones
+    trying every line: 6 ms for zstd's 230 KB.)"""
+    text = _DOMINATED.sub("", "\n" + text)
+    return _BLANKS_AFTER.sub(lambda m: f"\n# {int(m[1]) + m[3].count(chr(10))}{m[2]}", text)[1:]
+
+
 def blank_span(span: str, pad: bool) -> str:
     """The span's line markers on their lines, every other line empty; its last line spaces,
     if more follows on that line, so that keeps its column (a macro can put many functions on

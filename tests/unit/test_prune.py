@@ -168,3 +168,35 @@ def test_a_typedef_or_a_file_change_in_an_edit_is_seen_after_it(monkeypatch):
     assert _scanned(memo, back) < 30    # and only up to pad110 here
 
 
+
+
+def test_fewer_markers_keep_every_coordinate(tmp_path):
+    """NOTE [fewer-markers]: dominated markers go, blank lines after one count in its line."""
+    from pycparser import c_ast
+    from saturn.cfront.discover import SourceFile
+    from saturn.cfront.preprocess import preprocess
+    text = ('# 1 "h.h"\n\n# 5 "f.h" 1 3\n\n# 9 "g.h"\n\n\nint y;\n  \n#pragma once\n'
+            '# 3 "m.c" 2\n\n    int z;\n')
+    assert prune_mod.fewer_markers(text) == \
+        '# 11 "g.h"\nint y;\n  \n#pragma once\n# 4 "m.c" 2\n    int z;\n'
+    (tmp_path / "t.c").write_text("#include <stdio.h>\n#include <stdlib.h>\n\n\n\n\n\n\n\n\n\n\n"
+                                  "int f(int x)\n{\n\n\n\n\n\n\n\n\n\n\n  return x;\n}\n")
+    pre = prune_mod.prune(preprocess(SourceFile(str(tmp_path / "t.c"), (), str(tmp_path))),
+                          str(tmp_path / "t.c"))
+
+    def coords(t):
+        out = []
+        for node in _walk(SaturnParser().parse(t, "t.c")):
+            c = node.coord
+            out.append((type(node).__name__, c and (c.file, c.line, c.column)))
+        return out
+
+    def _walk(node):
+        yield node
+        for _, child in node.children():
+            yield from _walk(child)
+    fewer = prune_mod.fewer_markers(pre)
+    assert fewer.count("\n#") * 2 < pre.count("\n#") and fewer.count("\n") * 2 < pre.count("\n")
+    assert coords(fewer) == coords(pre) and ("Return", (str(tmp_path / "t.c"), 25, 3)) in \
+        coords(pre)
+    assert isinstance(SaturnParser().parse(fewer, "t.c"), c_ast.FileAST)
