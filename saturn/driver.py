@@ -195,11 +195,12 @@ def store_rows(program, results, checkers, version, cache_keys=None) -> list[tup
     for key, res in results.items():
         fn = program.functions[key]
         names = [c.name for c in checkers] + ["<engine>"]
+        text = getattr(res.summaries, "text", None)   # a reused one's, as stored (cache.py)
         for name in names:
             reports = [r.to_record() for r in res.reports if r.checker == name]
             rows.append((key, name, fn.name, fn.file, fn.line, (cache_keys or {}).get(key, ""),
-                         version, res.summaries.get(name, {}), res.status, res.notes, reports,
-                         round(res.seconds, 4)))
+                         version, text(name) if text else res.summaries.get(name, {}),
+                         res.status, res.notes, reports, round(res.seconds, 4)))
     return rows
 
 

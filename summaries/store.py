@@ -46,7 +46,7 @@ def _function_rows(rows):
     out = []
     for key, group in by_fn.items():
         first = group[0]
-        f = facts({r[1]: r[7] for r in group})
+        f = facts({r[1]: json.loads(r[7]) if isinstance(r[7], str) else r[7] for r in group})
         flags = [name for name in FLAGS if f[name]]
         out.append((key, first[2], first[3], first[4], first[8], sum(len(r[10]) for r in group),
                     first[11], ",".join(flags), *(int(f[name]) for name in FLAGS)))
@@ -92,10 +92,11 @@ class Store:
         self.db.close()
 
     def put(self, rows: list[tuple]) -> None:
-        """Rows of (function, checker, name, file, line, cache_key, version, summary, status,
-        notes, reports, seconds); committed together (a killed run loses only what is in flight)."""
+        """Rows of (function, checker, name, file, line, cache_key, version, summary (or its
+        stored text), status, notes, reports, seconds); committed together (a killed run loses
+        only what is in flight)."""
         self.db.executemany("INSERT OR REPLACE INTO summaries VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                            [(*r[:7], summary_text(r[7]), r[8],
+                            [(*r[:7], r[7] if isinstance(r[7], str) else summary_text(r[7]), r[8],
                               json.dumps(r[9]), json.dumps(r[10]), r[11]) for r in rows])
         self.db.executemany("INSERT OR REPLACE INTO functions VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                             _function_rows(rows))

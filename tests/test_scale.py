@@ -71,6 +71,15 @@ def test_moved_functions_are_reused_and_stored_at_their_new_lines(tmp_path):
     assert lines == {"mk": 4, "mk2": 5, "use": 6, "other": 7}
     again, s3 = _json("--db", db, "--jobs", "1", ".", cwd=str(tree))
     assert s3["reused"] == s3["functions"] and again == moved
+    fresh = str(tmp_path / "fresh.db")   # the rows written again are those a new run writes
+    _json("--db", fresh, "--jobs", "1", ".", cwd=str(tree))
+
+    def rows(path):
+        con = sqlite3.connect(path)
+        return (con.execute("SELECT function, checker, name, file, line, summary, status, "
+                            "notes, reports FROM summaries ORDER BY 1, 2").fetchall(),
+                [r[:6] + r[7:] for r in con.execute("SELECT * FROM functions ORDER BY 1")])
+    assert rows(db) == rows(fresh)
 
 
 def test_killed_run_resumes_with_the_same_output(tmp_path):

@@ -23,6 +23,7 @@ import io
 import os
 import pickle
 import re
+from collections import Counter
 
 from pycparser import c_ast
 from pycparser.c_parser import Coord
@@ -189,24 +190,33 @@ class BodyCache:
     def _hash(self, *parts: str) -> str:
         return hashlib.sha256("\0".join((self.salt,) + parts).encode()).hexdigest()[:40]
 
-    def key(self, text: str, ds, file: str, base: int, exact: bool = False) -> str | None:
+    def key(self, text: str, ds, file: str, base: int) -> str | None:
         """The key of a declaration, or of a run of them (NOTE [declaration-runs]); its line
-        constants as `__LINE__` unless `exact` (NOTE [moved-line-constants])."""
+        constants as `__LINE__` (NOTE [moved-line-constants])."""
+        got = self.keys(text, ds, file, base)
+        return got[0] if got else None
+
+    def keys(self, text: str, ds, file: str, base: int) -> tuple:
+        """Its key with its line constants as `__LINE__` and, when it has some, the key of its
+        exact text (with which numbers are line constants: what the IR's digest depends on,
+        NOTE [line-constants] in ir/digest.py); none when it cannot be keyed."""
         ds = ds if isinstance(ds, list) else [ds]
         start, end = ds[0].start, ds[-1].end
-        chunk = text[start:end]
         if text[end:end + 1] not in ("\n", ""):
-            return None
-        if not exact:
-            chunk = _line_constants(chunk, base)
-        if "\n#" in chunk:   # gcc's markers for runs of blank lines: lines made relative
-            marks = list(LINE_MARKER.finditer(chunk))
-            if len(marks) != chunk.count("\n#") or any(m[2] != file for m in marks):
-                return None
-            chunk = LINE_MARKER.sub(lambda m: f"# +{int(m[1]) - base} \"\"", chunk)
+            return ()
+        exact = text[start:end]
+        moving = _line_constants(exact, base)
         column = start - text.rfind("\n", 0, start)
-        types = frozenset().union(*(d.types for d in ds))
-        return self._hash(file, str(column), chunk, " ".join(sorted(types)))
+        types = " ".join(sorted(frozenset().union(*(d.types for d in ds))))
+        out = []
+        for chunk in [moving] + ([moving + "\0" + exact] if exact != moving else []):
+            if "\n#" in chunk:   # gcc's markers for runs of blank lines: lines made relative
+                marks = list(LINE_MARKER.finditer(chunk))
+                if len(marks) != chunk.count("\n#") or any(m[2] != file for m in marks):
+                    return ()
+                chunk = LINE_MARKER.sub(lambda m: f"# +{int(m[1]) - base} \"\"", chunk)
+            out.append(self._hash(file, str(column), chunk, types))
+        return tuple(out)
 
     def _file(self, key: str) -> str:
         return os.path.join(self.directory, key[:2], key + ".pickle")
@@ -258,16 +268,33 @@ _NUMBER_OR_LITERAL = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|(?<!
 def _line_constants(chunk: str, line: int) -> str:
     """The chunk (its first line `line`) with every number equal to its line as __LINE__."""
     out = chunk.split("\n")
-    for k, ln in enumerate(out):
+    for k, here, ln in _numbered(out, line):
+        if here in ln:
+            out[k] = number_as(ln, here, "__LINE__", _NUMBER_OR_LITERAL)
+    return "\n".join(out)
+
+
+def line_literals(chunk: str, line: int) -> tuple[Counter, Counter]:
+    """How many times each number is written in the chunk (its first line `line`) equal to
+    its line, and how many times at all (outside string and character literals)."""
+    own, every = Counter(), Counter()
+    for _, here, ln in _numbered(chunk.split("\n"), line):
+        for m in _NUMBER_OR_LITERAL.finditer(ln):
+            if m[0][0] not in "\"'":
+                every[m[0]] += 1
+                own[m[0]] += m[0] == here
+    return own, every
+
+
+def _numbered(lines: list, line: int):
+    """(index, its line as the markers count, as text, the line) of each line but markers."""
+    for k, ln in enumerate(lines):
         if ln.startswith("#"):
             m = LINE_MARKER.match(ln)
             line = int(m[1]) if m else line + 1   # a marker names the line after it
             continue
-        here = str(line)
-        if here in ln:
-            out[k] = number_as(ln, here, "__LINE__", _NUMBER_OR_LITERAL)
+        yield k, str(line), ln
         line += 1
-    return "\n".join(out)
 
 
 def _line_constant(ctype, coord):

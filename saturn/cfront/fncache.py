@@ -27,35 +27,19 @@ files was ~0.5 s by itself; each lowering rewrites the pack with the entries it 
 from __future__ import annotations
 
 import bisect
-import copyreg
 import hashlib
-import io
 import os
 import pickle
 import re
 
-from ..ir import nodes as N
-from ..ir import types as T
 from .files import write_atomically
+from .fnpickle import META, check, dump, lazy_install, load_blob, moving_part
 
 # A definition whose lowered IR is cached stands in the AST as `int FN_STUB<i>;` (declruns.py).
 FN_STUB = STUB = "__saturn_fn_"
 
 _MARKER_LINE = re.compile(r"^(#\s*)\d+", re.M)
 _IMPURE = b""
-
-
-def _relative(file, line, col):
-    """What a coordinate in the function's own file is pickled as; `_Loader` shifts it."""
-    return N.Coord(file, line, col)
-
-
-def _struct_ref(tag):
-    raise pickle.UnpicklingError("read by _Loader only")
-
-
-def _global_ref(key):
-    raise pickle.UnpicklingError("read by _Loader only")
 
 
 class FunctionCache:
@@ -103,13 +87,13 @@ class FunctionCache:
         self.start(text, decls, set(), spans)
         stubs = set()
         for i in self.mains:
-            key = self._key(i) if not self._shares_a_line(i) else None
-            entry = self.old.get(key) if key is not None else None
-            if key is not None:
+            keys = self._keys(i) if not self._shares_a_line(i) else ()
+            entry = self._found(keys)[1]
+            if keys:
                 self.pure[i] = entry != _IMPURE
             if entry:
                 stubs.add(i)
-            self.predicted[i] = key
+            self.predicted[i] = keys
         self.assumed = dict(self.pure)
         return stubs
 
@@ -120,12 +104,12 @@ class FunctionCache:
         """The entry of the main-file definition `decl` (its context folded in first), or
         None when it is not one of the scanned bodies."""
         i = self._index(decl.coord)
-        return None if i is None else _Slot(self, i, self._key(i))
+        return None if i is None else _Slot(self, i, self._keys(i))
 
     def stubbed(self, lowerer, i: int):
         """(function, statics, uses) for the stub of definition `i`, its prototype replayed;
         None (and the unit lowered again) if it does not load."""
-        got = _Slot(self, i, self._key(i)).load(lowerer) if i in self.stubs else None
+        got = _Slot(self, i, self._keys(i)).load(lowerer) if i in self.stubs else None
         if got is None:
             self.failed = True
             return None
@@ -152,14 +136,21 @@ class FunctionCache:
             return None
         return i
 
-    def _key(self, i: int) -> str | None:
+    def _keys(self, i: int) -> tuple:
+        """Its keys: under its text with line literals as __LINE__ (an entry whose IR moves
+        with its lines: NOTE [moved-line-constants] in fnpickle.py), then as it is; one when
+        those are the same; none when it cannot be cached."""
         if self._as_predicted(i):
             return self.predicted[i]
         self._fold(i)
         file, first, _ = self.spans[i]
-        own = self.bodies.key(self.text, self.decls[i], file, first, exact=True)
-        return None if own is None else \
-            hashlib.sha256((self.context.hexdigest() + own).encode()).hexdigest()[:40]
+        context = self.context.hexdigest()
+        return tuple(hashlib.sha256((context + own).encode()).hexdigest()[:40]
+                     for own in self.bodies.keys(self.text, self.decls[i], file, first))
+
+    def _found(self, keys: tuple) -> tuple:
+        """(the first of `keys` with an entry, the entry), or (None, None)."""
+        return next(((k, self.old[k]) for k in keys if k in self.old), (None, None))
 
     def _as_predicted(self, i: int) -> bool:
         """Whether `predict`'s key for `i` holds: every definition before it turned out as
@@ -194,159 +185,72 @@ class FunctionCache:
 
     def _at(self, entry: bytes, i: int) -> tuple:
         """(the function's line here, its pickled IR, what installing it needs without the IR
-        or None: NOTE [lazy-install])."""
-        first, base, data, head, check = pickle.loads(entry)
-        if _check(data) != check:   # a body read later must load: damage is seen here
+        or None: NOTE [lazy-install], whether its line literals move)."""
+        first, base, data, head, checked, moving = pickle.loads(entry)
+        if check(data) != checked:   # a body read later must load: damage is seen here
             raise pickle.UnpicklingError("damaged entry")
-        return base + self.spans[i][1] - first, data, head
+        return base + self.spans[i][1] - first, data, head, moving
 
 
 class _Slot:
-    def __init__(self, cache: FunctionCache, index: int, key: str | None):
-        self.cache, self.index, self.key = cache, index, key
+    def __init__(self, cache: FunctionCache, index: int, keys: tuple):
+        self.cache, self.index, self.keys = cache, index, keys
 
     def load(self, lowerer):
         """(function, its static locals, its global_uses, its prototype's effect) from the
         cache; None on a miss."""
-        entry = self.cache.old.get(self.key) if self.key is not None else None
+        key, entry = self.cache._found(self.keys)
         if not entry:
             return None
         try:
-            line, data, head = self.cache._at(entry, self.index)
+            line, data, head, moving = self.cache._at(entry, self.index)
             tags, globs = lowerer.file_scope.tags, lowerer.program.globals
-            fn, statics, uses, proto = load_blob(data, tags, globs, line) if head is None \
-                else _lazy(data, head, tags, globs, line)
+            fn, statics, uses, proto = load_blob(data, tags, globs, line, moving) \
+                if head is None else lazy_install(data, head, tags, globs, line, moving)
         except Exception:   # damaged, or naming a struct or global not here
             return None
         self.cache.pure[self.index] = True
-        self.cache.new[self.key] = entry
-        self.cache.blobs[fn.key] = (fn, line, data)
+        self.cache.new[key] = entry
+        self.cache.blobs[fn.key] = (fn, line, data, moving)
         self.cache.hits += 1
         return fn, statics, uses, proto
 
-    def save(self, lowerer, fn, statics: list, uses: tuple, pure: bool) -> None:
-        """Record the function's purity (for later contexts); keep it if it is pure."""
+    def save(self, lowerer, fn, statics: list, uses: tuple, pure: bool, literals=None) -> None:
+        """Record the function's purity (for later contexts); keep it if it is pure.
+        `literals`: the Consts its lowering made of line literals (Builder.line_literals)."""
         from ..ir.digest import ir_digest
         self.cache.misses += 1
-        if self.key is None:
+        if not self.keys:
             return
         self.cache.pure[self.index] = pure
         if not pure:
-            self.cache.new[self.key] = _IMPURE
+            self.cache.new[self.keys[-1]] = _IMPURE
             return
         ir_digest(fn)
+        moving = self._moving(fn, literals or {}) if len(self.keys) > 1 else None
         proto = (fn.name, lowerer.file_scope.names.get(fn.name),
                  lowerer.program.lock_annotations.get(fn.key))
         own = {id(g.sym) for g in statics}
         try:
-            data = _dump((fn, statics, uses, proto), lowerer, fn, own)
+            data = dump((fn, statics, uses, proto), lowerer, fn, own, moving)
             # NOTE [lazy-install]: what installing it needs, without the body (none for a
             # function with notes: their lines are absolute).
-            head = None if fn.notes else \
-                _dump((statics, uses, proto, {f: getattr(fn, f) for f in META}), lowerer, fn, own)
+            head = None if fn.notes else dump(
+                (statics, uses, proto, {f: getattr(fn, f) for f in META}), lowerer, fn, own,
+                moving)
         except (RecursionError, pickle.PickleError, TypeError):
             return
-        self.cache.new[self.key] = pickle.dumps(
-            (self.cache.spans[self.index][1], fn.line, data, head, _check(data)),
+        self.cache.new[self.keys[0] if moving else self.keys[-1]] = pickle.dumps(
+            (self.cache.spans[self.index][1], fn.line, data, head, check(data), bool(moving)),
             protocol=pickle.HIGHEST_PROTOCOL)
-        self.cache.blobs[fn.key] = (fn, fn.line, data)
+        self.cache.blobs[fn.key] = (fn, fn.line, data, bool(moving))
 
-
-def _dump(entry, lowerer, fn, own: set) -> bytes:
-    tags, globs, file, base = lowerer.file_scope.tags, lowerer.program.globals, fn.file, fn.line
-
-    def coord(c):
-        return (_relative, (c.file, c.line - base, c.col)) if c.file == file else \
-            (N.Coord, (c.file, c.line, c.col))
-
-    def struct(st):
-        return (_struct_ref, (st.tag,)) if tags.get(st.tag) is st else st.__reduce_ex__(5)
-
-    def symbol(s):
-        g = globs.get(s.key) if s.kind == "global" and id(s) not in own else None
-        return (_global_ref, (s.key,)) if g is not None and g.sym is s else s.__reduce_ex__(5)
-    buf = io.BytesIO()
-    pickler = pickle.Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL)
-    pickler.dispatch_table = copyreg.dispatch_table.copy()
-    pickler.dispatch_table.update({N.Coord: coord, T.StructT: struct, N.Symbol: symbol})
-    pickler.dump(entry)
-    return buf.getvalue()
-
-
-def _check(data: bytes) -> bytes:
-    return hashlib.blake2b(data, digest_size=16).digest()
-
-
-# The fields read without the body (NOTE [packed-units], NOTE [lazy-install]).
-META = ("key", "name", "file", "line", "end_line", "static", "notes", "callees",
-        "fn_pointer_calls", "text", "digest", "line_values", "weight")
-
-
-class LazyFunction(N.Function):
-    """A function whose body is still the cache entry's bytes (NOTE [packed-units])."""
-
-    def __getattr__(self, name):   # only for what is not in the instance yet: the body
-        blob = self.__dict__.pop("_blob", None)
-        if blob is None:
-            raise AttributeError(name)
-        self.__dict__.update(load_blob(*blob)[0].__dict__)
-        return getattr(self, name)
-
-    def __reduce_ex__(self, protocol):   # a worker or a cache gets a plain function
-        getattr(self, "blocks")
-        return _function, (dict(self.__dict__),)
-
-
-def _function(state: dict) -> N.Function:
-    fn = N.Function.__new__(N.Function)
-    fn.__dict__.update(state)
-    return fn
-
-
-def lazy_function(meta: dict, blob: tuple) -> LazyFunction:
-    fn = LazyFunction.__new__(LazyFunction)
-    fn.__dict__.update(meta)
-    fn.__dict__["_blob"] = blob
-    return fn
-
-
-def _lazy(data: bytes, head: bytes, tags: dict, globs: dict, base: int):
-    """NOTE [lazy-install]: after a one-function edit the lowering installed every other
-    main-file function from the cache, unpickling its whole IR (SQLite: ~0.6 s of a 4.7 s
-    re-check) for the few a re-check analyses. The entry also keeps, pickled apart, what the
-    lowering and the driver read — static locals, global uses, the prototype's effect and the
-    META fields —, and the body stays bytes until something reads it."""
-    statics, uses, proto, meta = _Loader(io.BytesIO(head), tags, globs, base).load()
-    meta = dict(meta, line=base, end_line=meta["end_line"] + base - meta["line"])
-    return lazy_function(meta, (data, tags, globs, base)), statics, uses, proto
-
-
-def load_blob(data: bytes, tags: dict, globs: dict, base: int):
-    """What `_dump` made, its structs and globals taken from `tags` and `globs`, its
-    function placed at line `base`."""
-    entry = _Loader(io.BytesIO(data), tags, globs, base).load()
-    fn = entry[0]
-    fn.line, fn.end_line = base, fn.end_line + base - fn.line
-    fn.notes = sorted({f"{s.coord}: {s.text}" for blk in fn.blocks.values()
-                       for s in blk.stmts if isinstance(s, N.Note)})
-    return entry
-
-
-class _Loader(pickle.Unpickler):
-    def __init__(self, fh, tags: dict, globs: dict, base: int):
-        super().__init__(fh)
-        self.tags, self.globs, self.base = tags, globs, base
-
-    def find_class(self, module, name):
-        if module == __name__ and name == "_relative":
-            base = self.base
-            return lambda file, line, col: N.Coord(file, line + base, col)
-        if module == __name__ and name == "_struct_ref":
-            return self.tags.__getitem__
-        if module == __name__ and name == "_global_ref":
-            globs = self.globs
-            return lambda key: globs[key].sym
-        return super().find_class(module, name)
+    def _moving(self, fn, literals: dict):
+        from .bodycache import line_literals
+        c = self.cache
+        d = c.decls[self.index]
+        return moving_part(fn, literals, *line_literals(c.text[d.start:d.end],
+                                                        c.spans[self.index][1]))
 
 
 def _prototype(chunk: str) -> str | None:

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import pickle
 
-from .fncache import META as _META, lazy_function
+from .fnpickle import META as _META, lazy_function
 
-_PACKED = "saturn-unit-3"
+_PACKED = "saturn-unit-4"
 
 
 def pack(unit) -> bytes:
@@ -36,6 +36,6 @@ def unpack(data):
         raise ValueError("not a packed unit")
     for key, fn in unit.functions.items():
         if fn is None:
-            line, blob, meta = packed[key]
-            unit.functions[key] = lazy_function(meta, (blob, tags, unit.globals, line))
+            line, blob, moving, meta = packed[key]
+            unit.functions[key] = lazy_function(meta, (blob, tags, unit.globals, line, moving))
     return unit

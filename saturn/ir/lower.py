@@ -195,6 +195,7 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
         saved_b = self.b
         self.b, self.fn_key, self.fn_name, self.labels = Builder(self.tu_path), key, decl.name, {}
         self.scope = Scope(self.file_scope)
+        literals = self.b.line_literals
         try:
             fn = self.function_body(fdef, decl, ftype, key)
         except BaseException:
@@ -206,7 +207,7 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
         uses = self.install(fn, [])
         if slot is not None:
             slot.save(self, fn, self.new_statics, uses,
-                      not self.body_effects and mark == self.effects_mark())
+                      not self.body_effects and mark == self.effects_mark(), literals)
 
     def effects_mark(self) -> tuple:
         """What lowering a pure body leaves as it was (NOTE [function-cache])."""

@@ -4,13 +4,15 @@ with no cache at all, moved functions, impure bodies and damaged entries include
 [packed-units]: a unit stored with its functions as cache entries loads back the same."""
 import os
 import pickle
+import re
 
 import pytest
 
 from saturn.cfront import unitcache
 from saturn.cfront.bodycache import BodyCache
 from saturn.cfront.fncache import FunctionCache
-from saturn.ir.nodes import Function
+from saturn.cfront.fnpickle import _nodes
+from saturn.ir.nodes import Branch, Call, Const, Function
 
 PRELUDE = ('# 1 "a.c"\nstruct S { int a; };\nint log_at(int);\nint counter;\n'
            "static int helper(int x) {\n  return x + 1;\n}\n")
@@ -36,7 +38,9 @@ def caches(tmp_path, monkeypatch):
 
 def _signature(unit):
     fns = {k: (f.line, f.end_line, f.digest, f.line_values, f.notes, sorted(f.callees),
-               [str(s.coord) for b in sorted(f.blocks) for s in f.blocks[b].stmts])
+               [str(s.coord) for b in sorted(f.blocks) for s in f.blocks[b].stmts],
+               sorted((type(x).__name__, getattr(x, "value", None), getattr(x, "text", None))
+                      for x in _nodes(f) if isinstance(x, (Const, Call, Branch))))
            for k, f in unit.functions.items()}
     return list(fns), fns, sorted((k, g.written, g.address_taken) for k, g in unit.globals.items())
 
@@ -57,12 +61,12 @@ def test_an_edited_body_is_the_only_one_lowered_again(tmp_path, caches):
     text = PRELUDE + F1 + F2 + F3 + F4
     assert _lower(text, tmp_path) == _lower(text)
     assert (caches[0].hits, caches[0].misses) == (0, 5)
-    # f1 edited (one line more): the others come from the cache, those after it moved down
-    # but for f2, whose __LINE__ is another number now
+    # f1 edited (one line more): the others come from the cache, those after it moved down,
+    # f2's __LINE__ with it (NOTE [moved-line-constants] in fnpickle.py)
     edited = text.replace("  counter++;\n", "  counter++;\n  counter--;\n")
     assert _lower(edited, tmp_path) == _lower(edited)
-    assert (caches[1].hits, caches[1].misses) == (3, 2)
-    assert len(caches[1].stubs) == 3   # helper, f3, f4 were parsed as stubs
+    assert (caches[1].hits, caches[1].misses) == (4, 1)
+    assert len(caches[1].stubs) == 4   # helper, f2, f3, f4 were parsed as stubs
     # unchanged again: everything from the cache
     assert _lower(edited, tmp_path) == _lower(edited)
     assert (caches[2].hits, caches[2].misses) == (5, 0)
@@ -99,8 +103,8 @@ def test_a_damaged_entry_has_the_unit_lowered_again_without_stubs(tmp_path, cach
     for key, entry in entries.items():
         if not entry:
             continue   # f3 calls f2 undeclared: an implicit declaration makes it impure
-        first, base, data, head, check = pickle.loads(entry)
-        entries[key] = pickle.dumps((first, base, data[:len(data) // 2], head, check))
+        first, base, data, head, check, moving = pickle.loads(entry)
+        entries[key] = pickle.dumps((first, base, data[:len(data) // 2], head, check, moving))
     pickle.dump(entries, open(pack, "wb"))
     assert _lower(text, tmp_path) == _lower(text)
     assert caches[1].failed and not caches[2].stubs and caches[2].hits == 0
@@ -137,3 +141,36 @@ def test_a_packed_unit_loads_back_the_same(tmp_path, caches):
         plain = pickle.loads(pickle.dumps(f3))   # what a worker gets: the whole function
         assert type(plain) is Function and "_blob" not in f3.__dict__
         assert _signature(loaded) == _signature(original) == _lower(source)
+
+
+# NOTE [moved-line-constants] in fnpickle.py: (a body on lines 4..., whether it moves when a
+# line is added above it); `@` is the body's line 4 + k for the `@k` written in it.
+MOVES = {
+    "call": ("int g(int x) {\n  return log_at(@1);\n}\n", True),
+    "branch": ("int g(int x) {\n  if (x == @1)\n    return 1;\n  return log_at(@3);\n}\n", True),
+    "also_plain": ("int g(int x) {\n  if (x)\n    return log_at(@2);\n  return @2;\n}\n", False),
+    "plain_too": ("int g(int x) {\n  int y = @2;\n  return log_at(@2) + y;\n}\n", False),
+    "case": ("int g(int x) {\n  switch (x) {\n  case @2: return 1;\n  }\n  return 0;\n}\n",
+             False),
+    "two_lines": ("int g(int x) {\n  return log_at(@1,\n    4);\n}\n", False),   # 4: @1 here
+    "next_line": ("int g(int x) {\n  return log_at(x,\n    @2);\n}\n", False),
+    "none": ("int g(int x) {\n  return log_at(x) + 1000;\n}\n", True),
+    "one_there": ("int g(int x) {\n  return log_at(x) + 5;\n}\n", False),   # 5: its line there
+}
+
+
+@pytest.mark.parametrize("name", sorted(MOVES))
+def test_line_literals_move_with_their_function_when_its_ir_does(tmp_path, caches, name):
+    body, moves = MOVES[name]
+    head = '# 1 "a.c"\nint log_at(int, ...);\n'
+
+    def at(first):   # the body's lines counted from `first`; `@k` is its line first + k
+        return re.sub(r"@(\d)", lambda m: str(first + int(m[1])), body)
+    text = head + "\n" + at(3)
+    moved = head + "\n\n" + at(4)
+    assert text.count("\n") == 3 + body.count("\n")
+    signature = _signature(unitcache.lower_text(text, "a.c", ".", BodyCache(str(tmp_path), "s")))
+    assert signature == _signature(unitcache.lower_text(text, "a.c", ".", None))
+    got = _signature(unitcache.lower_text(moved, "a.c", ".", BodyCache(str(tmp_path), "s")))
+    assert got == _signature(unitcache.lower_text(moved, "a.c", ".", None))
+    assert (caches[1].hits, caches[1].misses) == ((1, 0) if moves else (0, 1))
