@@ -28,7 +28,7 @@ from collections import Counter
 from pycparser import c_ast
 from pycparser.c_parser import Coord
 
-from ..ir.digest import number_as
+from ..ir.digest import NUMBER, number_as
 from .declruns import SEQ, STUB, by_declaration, cacheable, splice, units
 from .files import write_atomically
 from .gnu_parser import SaturnParser
@@ -267,6 +267,10 @@ _NUMBER_OR_LITERAL = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|(?<!
 
 def _line_constants(chunk: str, line: int) -> str:
     """The chunk (its first line `line`) with every number equal to its line as __LINE__."""
+    last = line + chunk.count("\n")
+    if "\n#" not in chunk and not any(   # (most have none: the function cache keys 1,300
+            line <= int(n) <= last for n in NUMBER.findall(chunk)):
+        return chunk                      # of zstd's definitions at each re-check)
     out = chunk.split("\n")
     for k, here, ln in _numbered(out, line):
         if here in ln:

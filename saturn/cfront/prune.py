@@ -97,7 +97,10 @@ def prune_decls(text: str, main_file: str, memo=None):
 # ones after the last changed character (moved by the change in length) from the first end of
 # a new declaration that is an old one's end inside the unchanged tail, with the same state
 # there: the same main-file flag and the same typedef names (a typedef added or dropped by the
-# edit changes every later declaration's guesses: then the scan goes to the end).
+# edit changes every later declaration's guesses: then the scan goes to the end). The tail is
+# compared with the old text's main-file markers past the change renumbered by the lines it
+# added (gcc's markers after an added line all change: zstd's first edit rescanned 900
+# declarations to its last marker).
 def _scan(text: str, main_file: str, memo) -> list:
     scanner = _Scanner(main_file)
     last = memo.last_scan(main_file) if memo is not None else None
@@ -122,8 +125,17 @@ def _rescan(scanner, text: str, old: str, old_decls: list, old_ends: list):
     for d in decls:
         if d.typedef:
             scanner.typedefs.update(d.declared)
-    shift, tail = len(text) - len(old), len(text) - _common(old, text, -1)
-    at_end = {d.end: i for i, d in enumerate(old_decls) if d.end + shift >= tail}
+    tail, moved = len(text) - _common(old, text, -1), _unmoved
+    lines = text.count("\n") - old.count("\n")
+    if lines:   # with gcc's markers renumbered, if that leaves a longer common tail
+        renumbered, by = _renumbered(old, same, lines, scanner.main_file)
+        if len(text) - _common(renumbered, text, -1) < tail:
+            old, moved, tail = renumbered, by, len(text) - _common(renumbered, text, -1)
+    shift = len(text) - len(old)
+    at_end = {}
+    for i, d in enumerate(old_decls):
+        if d.end + moved(d.end) + shift >= tail:
+            at_end[d.end + moved(d.end)] = i
     pos, in_main = (decls[-1].end, ends[-1]) if decls else (0, True)
     for d, in_main in scanner.decls(text, pos, in_main):
         decls.append(d)
@@ -135,9 +147,33 @@ def _rescan(scanner, text: str, old: str, old_decls: list, old_ends: list):
                 scanner.typedefs:
             return _rest(scanner, text, decls, ends)
         for o in old_decls[i + 1:]:
-            o.start, o.end = o.start + shift, o.end + shift
+            o.start, o.end = o.start + moved(o.start) + shift, o.end + moved(o.end) + shift
         return decls + old_decls[i + 1:], ends + old_ends[i + 1:]
     return decls, ends
+
+
+def _unmoved(pos: int) -> int:
+    return 0
+
+
+def _renumbered(old: str, after: int, lines: int, main_file: str):
+    """`old` with its markers past `after` naming the main file `lines` lines on, as gcc writes
+    them after an edit that adds as many lines before them, and how far each place of `old`
+    moved in it (the scan does not read marker numbers: NOTE [incremental-scan])."""
+    pieces, last, places, moves, by = [], 0, [], [], 0
+    for m in LINE_MARKER.finditer(old, after):
+        if m[2] == main_file:
+            number = str(int(m[1]) + lines)
+            pieces += [old[last:m.start(1)], number]
+            last, by = m.end(1), by + len(number) - len(m[1])
+            places.append(m.end(1))
+            moves.append(by)
+    pieces.append(old[last:])
+
+    def moved(pos):
+        k = bisect.bisect_right(places, pos) - 1
+        return moves[k] if k >= 0 else 0
+    return "".join(pieces), moved
 
 
 def _rest(scanner, text, decls, ends):

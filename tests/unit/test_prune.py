@@ -149,6 +149,23 @@ def test_an_edit_rescans_only_around_it(monkeypatch):
     assert _scanned(memo, BIG) > 100   # changes far apart: what is between them is read again
 
 
+def test_markers_gcc_renumbers_after_an_added_line_do_not_stop_the_reuse(monkeypatch):
+    def main_file(added):   # a main file with a marker (gcc's, after blank lines) every 10
+        out, line = ['# 1 "/src/main.c"\n'], 1
+        for i in range(400):
+            if i == 5 and added:
+                out.append("int added;\n")
+            if i % 10 == 9:
+                line += 12
+                out.append(f'# {line + added} "/src/main.c"\n')
+            out.append(f"int m{i}(int x) {{ return x + {i}; }}\n")
+            line += 1
+        return "".join(out)
+    memo = _Memo(monkeypatch)
+    assert _scanned(memo, main_file(0)) == 400
+    assert _scanned(memo, main_file(1)) < 30   # (the tail is found to within 512 characters)
+
+
 def test_a_typedef_or_a_file_change_in_an_edit_is_seen_after_it(monkeypatch):
     """Old declarations after the edit are not taken while the state differs: a new typedef
     name (`pad_t x` declares `x`, no longer `pad_t`) or another current file."""
