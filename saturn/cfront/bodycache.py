@@ -267,10 +267,10 @@ _NUMBER_OR_LITERAL = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|(?<!
 
 def _line_constants(chunk: str, line: int) -> str:
     """The chunk (its first line `line`) with every number equal to its line as __LINE__."""
-    last = line + chunk.count("\n")
-    if "\n#" not in chunk and not any(   # (most have none: the function cache keys 1,300
-            line <= int(n) <= last for n in NUMBER.findall(chunk)):
-        return chunk                      # of zstd's definitions at each re-check)
+    marks = [int(m[1]) for m in LINE_MARKER.finditer(chunk)] if "\n#" in chunk else []
+    lo, hi = min([line] + marks), max([line] + marks) + chunk.count("\n")
+    if not any(lo <= int(n) <= hi for n in NUMBER.findall(chunk)):   # (most have none: the
+        return chunk                      # function cache keys zstd's 1,300 at each re-check)
     out = chunk.split("\n")
     for k, here, ln in _numbered(out, line):
         if here in ln:

@@ -256,6 +256,10 @@ class _Slot:
 def _prototype(chunk: str) -> str | None:
     """A definition's text before its body (None when its first top-level brace does not
     follow a parameter list: a struct defined in its return type)."""
+    brace = chunk.find("{")
+    head = chunk[:brace]
+    if brace >= 0 and head.count("(") == head.count(")"):   # at depth 0: the usual case
+        return head if ")" in head else None
     depth = 0
     for k, ch in enumerate(chunk):
         if ch == "(":
