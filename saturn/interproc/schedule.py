@@ -17,6 +17,9 @@ from ..ir.digest import analysis_weight
 from .callgraph import call_graph
 
 
+HITS_BEFORE_TASKS = 32
+
+
 def units(program, memo=None) -> tuple[list[tuple[str, ...]], dict[int, set[int]]]:
     """SCCs as sorted tuples in a deterministic bottom-up order, and each unit's callee units.
     `memo` (saturn/cache.py's ResultCache) keeps the last order by the call graph's shape, so a
@@ -104,9 +107,12 @@ class _Plan:
     def idle(self) -> bool:
         return not self.ready and not self.free
 
-    def take(self) -> list[tuple[str, tuple]]:
-        """Every member that may run now, as (key, task); cache hits are recorded on the way."""
-        out = []
+    def take(self):
+        """Yield every member that may run now, as (key, task); cache hits are recorded on the
+        way. The tasks come together (a pool starts the most urgent first: NOTE
+        [critical-path]) but when HITS_BEFORE_TASKS hits follow the first of them: a re-check
+        after an edit starts the edited function while it looks the rest of the program up."""
+        out, hits = [], 0
         while self.ready or self.free:
             for i in self.ready:
                 self._start(i)
@@ -116,10 +122,15 @@ class _Plan:
                 sums = self._visible(key)
                 got = self.cached((key,), sums) if self.cached else None
                 if got is None:
+                    hits = hits if out else 0
                     out.append((key, ((key,), sums)))
-                else:
-                    self.record(key, got)
-        return out
+                    continue
+                self.record(key, got)
+                hits += 1
+                if out and hits >= HITS_BEFORE_TASKS:
+                    yield from out
+                    out, hits = [], 0
+        yield from out
 
     def _start(self, i: int) -> None:
         fns = self.program.functions

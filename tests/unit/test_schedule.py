@@ -112,3 +112,24 @@ def test_the_longest_chain_of_callers_is_dispatched_first():
     assert plan.priority == {"top": 5, "mid": 10, "leaf": 11, "lone": 8}
     order = [key for key, _ in plan.take()]
     assert sorted(order, key=lambda k: -plan.priority[k]) == ["leaf", "lone"]
+
+
+def test_a_task_found_among_cache_hits_starts_before_the_rest_is_looked_up():
+    """After an edit, the edited function goes to a worker while the program's other functions
+    are still looked up in the cache; with no hits (a first run) the tasks come together."""
+    calls = {f"f{i:03}": set() for i in range(100)}
+    looked = []
+
+    def cached(keys, sums):
+        looked.append(keys[0])
+        return None if keys[0] in ("f010", "f090") else [keys[0]]
+    plan = schedule._Plan(_program(calls), lambda results: {}, cached)
+    found = []
+    for key, _ in plan.take():
+        found.append((key, len(looked)))
+    hits = schedule.HITS_BEFORE_TASKS
+    assert found == [("f010", 11 + hits), ("f090", 100)]
+    looked.clear()
+    plan = schedule._Plan(_program(calls), lambda results: {},
+                          lambda keys, sums: looked.append(keys[0]))
+    assert [len(looked) for _ in plan.take()] == [100] * 100
