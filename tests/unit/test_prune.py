@@ -149,21 +149,24 @@ def test_an_edit_rescans_only_around_it(monkeypatch):
     assert _scanned(memo, BIG) > 100   # changes far apart: what is between them is read again
 
 
-def test_markers_gcc_renumbers_after_an_added_line_do_not_stop_the_reuse(monkeypatch):
-    def main_file(added):   # a main file with a marker (gcc's, after blank lines) every 10
+def test_what_gcc_renumbers_after_an_added_line_does_not_stop_the_reuse(monkeypatch):
+    """Its markers and its line constants (an `assert`'s `__LINE__`) after the edit."""
+    def main_file(added, constants):   # a marker (gcc's, after blank lines) every 10
         out, line = ['# 1 "/src/main.c"\n'], 1
         for i in range(400):
             if i == 5 and added:
                 out.append("int added;\n")
+                line += 1
             if i % 10 == 9:
                 line += 12
-                out.append(f'# {line + added} "/src/main.c"\n')
-            out.append(f"int m{i}(int x) {{ return x + {i}; }}\n")
+                out.append(f'# {line} "/src/main.c"\n')
+            out.append(f"int m{i}(int x) {{ return x + {line if constants else i}; }}\n")
             line += 1
         return "".join(out)
-    memo = _Memo(monkeypatch)
-    assert _scanned(memo, main_file(0)) == 400
-    assert _scanned(memo, main_file(1)) < 30   # (the tail is found to within 512 characters)
+    for constants in (False, True):
+        memo = _Memo(monkeypatch)
+        assert _scanned(memo, main_file(0, constants)) == 400
+        assert _scanned(memo, main_file(1, constants)) < 30   # (the tail: to 512 characters)
 
 
 def test_a_typedef_or_a_file_change_in_an_edit_is_seen_after_it(monkeypatch):
