@@ -22,13 +22,12 @@ import hashlib
 import io
 import os
 import pickle
-import re
 from collections import Counter
 
 from pycparser import c_ast
 from pycparser.c_parser import Coord
 
-from ..ir.digest import NUMBER, number_as
+from ..ir.digest import NUMBER, NUMBER_OR_LITERAL, number_as
 from .declruns import SEQ, STUB, by_declaration, cacheable, splice, units
 from .files import write_atomically
 from .gnu_parser import SaturnParser
@@ -262,7 +261,6 @@ class BodyCache:
 # Constant node of each number token, with the token's line: the key and the node agree. (The
 # lowered IR, NOTE [function-cache], is keyed by the exact text: a folded constant could not
 # be moved.)
-_NUMBER_OR_LITERAL = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|(?<![\w.])\d+(?![\w.])""")
 
 
 def _line_constants(chunk: str, line: int) -> str:
@@ -274,7 +272,7 @@ def _line_constants(chunk: str, line: int) -> str:
     out = chunk.split("\n")
     for k, here, ln in _numbered(out, line):
         if here in ln:
-            out[k] = number_as(ln, here, "__LINE__", _NUMBER_OR_LITERAL)
+            out[k] = number_as(ln, here, "__LINE__", NUMBER_OR_LITERAL)
     return "\n".join(out)
 
 
@@ -283,7 +281,7 @@ def line_literals(chunk: str, line: int) -> tuple[Counter, Counter]:
     its line, and how many times at all (outside string and character literals)."""
     own, every = Counter(), Counter()
     for _, here, ln in _numbered(chunk.split("\n"), line):
-        for m in _NUMBER_OR_LITERAL.finditer(ln):
+        for m in NUMBER_OR_LITERAL.finditer(ln):
             if m[0][0] not in "\"'":
                 every[m[0]] += 1
                 own[m[0]] += m[0] == here

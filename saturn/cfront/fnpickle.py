@@ -12,7 +12,8 @@ import re
 
 from ..ir import nodes as N
 from ..ir import types as T
-from ..ir.digest import NUMBER
+from ..ir.digest import NUMBER_OR_LITERAL
+
 
 def _relative(file, line, col):
     """What a coordinate in the function's own file is pickled as; `_Loader` shifts it."""
@@ -25,7 +26,6 @@ def _struct_ref(tag):
 
 def _global_ref(key):
     raise pickle.UnpicklingError("read by _Loader only")
-
 
 
 def dump(entry, lowerer, fn, own: set, moving=None) -> bytes:
@@ -48,7 +48,7 @@ def dump(entry, lowerer, fn, own: set, moving=None) -> bytes:
         return (_line_const, (c.type, c.value - base)) if id(c) in ids else c.__reduce_ex__(5)
 
     def texted(x):   # a call or branch whose text writes one of its line literals
-        template = _LITERAL_OR_NUMBER.sub(
+        template = NUMBER_OR_LITERAL.sub(
             lambda m: f"\0{texts[m[0]]}\0" if m[0] in texts else m[0], x.text) if texts else x.text
         return (_line_node, (type(x), {f: getattr(x, f) for f in x.__dataclass_fields__},
                              template)) if template != x.text else x.__reduce_ex__(5)
@@ -71,8 +71,6 @@ def dump(entry, lowerer, fn, own: set, moving=None) -> bytes:
 # digest does not change when it moves), and only call and branch texts write them. Then the
 # Consts, and those numbers in those texts, are kept relative to the function's first line.
 # Otherwise it is kept under its exact text, as before.
-_LITERAL_OR_NUMBER = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|""" +
-                                NUMBER.pattern)
 _FILL = re.compile("\0(-?\\d+)\0")
 
 
@@ -92,7 +90,7 @@ def moving_part(fn, literals: dict, own: dict, every: dict):
         elif isinstance(x, (N.Note, N.Unknown)):
             other_texts.append(x.text if isinstance(x, N.Note) else x.reason)
     if len(set(found.values())) != sum(own[v] for v in values) or any(
-            m[0] in values for t in other_texts for m in _LITERAL_OR_NUMBER.finditer(t)):
+            m[0] in values for t in other_texts for m in NUMBER_OR_LITERAL.finditer(t)):
         return None
     return set(found), {v: int(v) - fn.line for v in values}
 

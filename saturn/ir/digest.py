@@ -9,6 +9,9 @@ from .loops import natural_loops
 from .types import CType
 
 NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.])")   # a decimal number in C or JSON text
+# ... or a C string or character literal (matched whole, so no number inside one is found)
+NUMBER_OR_LITERAL = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|""" +
+                               NUMBER.pattern)
 
 
 def number_as(text: str, number: str, by: str, pattern=NUMBER) -> str:
