@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 import glob
+import hashlib
+import json
 import os
 import subprocess
 import sys
 import tarfile
+import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CACHE = os.path.join(HERE, "corpora")
@@ -31,15 +34,34 @@ def fetch(name: str) -> str:
     os.makedirs(CACHE, exist_ok=True)
     marker = os.path.join(CACHE, f".{name}.ok")
     if not os.path.exists(marker):
-        subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-binary", ":all:",
-                        "--no-deps", "-d", CACHE, f"{dist}=={version}"],
-                       check=True)
-        archive = sorted(glob.glob(os.path.join(CACHE, f"{dist.replace('.', '_')}-{version}.tar.gz"))
-                         + glob.glob(os.path.join(CACHE, f"{dist}-{version}.tar.gz")))[0]
-        with tarfile.open(archive) as tar:
+        with tarfile.open(_download(dist, version)) as tar:
             tar.extractall(CACHE, filter="data")
         open(marker, "w").close()
     return CACHE
+
+
+def _download(dist: str, version: str) -> str:
+    """The sdist's archive, found in PyPI's simple index (its JSON form, PEP 691) and checked
+    against its sha256: `pip download` builds the package's metadata first, and for lupa that
+    means compiling Cython from source (minutes)."""
+    names = {f"{dist}-{version}.tar.gz", f"{dist.replace('.', '_')}-{version}.tar.gz"}
+    try:
+        req = urllib.request.Request(f"https://pypi.org/simple/{dist}/",
+                                     headers={"Accept": "application/vnd.pypi.simple.v1+json"})
+        with urllib.request.urlopen(req, timeout=60) as r:
+            sdist = next(f for f in json.load(r)["files"] if f["filename"] in names)
+        with urllib.request.urlopen(sdist["url"], timeout=300) as r:
+            data = r.read()
+        if hashlib.sha256(data).hexdigest() != sdist["hashes"]["sha256"]:
+            raise OSError(f"{sdist['filename']}: sha256 differs from PyPI's")
+        path = os.path.join(CACHE, sdist["filename"])
+        open(path, "wb").write(data)
+        return path
+    except (OSError, ValueError, KeyError, StopIteration) as err:
+        print(f"PyPI simple index: {err!r}; trying pip download", file=sys.stderr)
+    subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-binary", ":all:",
+                    "--no-deps", "-d", CACHE, f"{dist}=={version}"], check=True)
+    return sorted(p for n in names for p in glob.glob(os.path.join(CACHE, n)))[0]
 
 
 def _configure_zlib_ng(base: str) -> None:

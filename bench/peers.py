@@ -1,8 +1,9 @@
 """The same files through clang's static analyzer (clang-14, unix.Malloc and
 alpha.unix.PthreadLock) and cppcheck, two files at a time (the 2 cores Saturn gets with
---jobs 2). Install them with: apt-get install clang-14 cppcheck."""
+--jobs 2). `ensure` installs them with apt when they are missing and this is root."""
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -17,6 +18,22 @@ _CPPCHECK_IDS = {"memleak", "memleakOnRealloc", "leakReturnValNotUsed", "leakNoV
 
 def available(tool: str) -> bool:
     return shutil.which(tool) is not None
+
+
+def ensure() -> None:
+    """Installs clang-14 and cppcheck with apt if either is missing (the bench is one command on a
+    fresh machine); as another user, or without apt, the comparison is left out and said so."""
+    if available("clang-14") and available("cppcheck"):
+        return
+    if os.geteuid() != 0 or not available("apt-get"):
+        print("clang-14 / cppcheck missing: apt-get install clang-14 cppcheck (as root)")
+        return
+    print("installing clang-14 and cppcheck with apt-get ...", flush=True)
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    for cmd in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", "clang-14", "cppcheck"]):
+        if subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL).returncode != 0:
+            print(f"{' '.join(cmd)} failed: the comparison is left out")
+            return
 
 
 def _map(fn, files):

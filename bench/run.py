@@ -184,6 +184,8 @@ def main() -> int:
     ap.add_argument("--jobs", default=str(os.cpu_count() or 1))
     ap.add_argument("--no-peers", action="store_true", help="do not run clang-14 and cppcheck")
     args = ap.parse_args()
+    if not args.no_peers:
+        peers.ensure()
     print(f"{'corpus':12} {'files':>5} {'skip':>4} {'lines':>8} {'funcs':>6} {'incompl':>7} "
           f"{'unsup':>6} {'reports':>7} {'pre':>6} {'lower':>6} {'analyze':>8} "
           f"{'wall':>7} {'cpu':>7} {'l/s/core':>8} {'peakMB':>7}")
