@@ -1,5 +1,7 @@
 """The front end: GNU C constructs parse (one test each), errors are compiler-style, real headers."""
 import os
+import subprocess
+import sys
 import textwrap
 import time
 
@@ -7,7 +9,7 @@ import pytest
 
 from saturn.cfront.discover import SourceFile, from_compile_commands, from_paths
 from saturn.cfront.parse import parse_text
-from saturn.cfront.preprocess import FrontEndError, Preprocessing, preprocess
+from saturn.cfront.preprocess import FrontEndError, Preprocessing, _wait, preprocess
 from saturn.ir import types as T
 from saturn.ir.lower import lower_unit
 from saturn.ir.program import Program
@@ -119,6 +121,20 @@ def test_preprocessing_runs_while_the_caller_works(tmp_path):
     broken = Preprocessing(SourceFile(str(tmp_path / "gone.c"), (), str(tmp_path)))
     with pytest.raises(FrontEndError, match="gone.c"):
         broken.text()
+
+
+def test_wait_returns_the_exit_code_promptly_and_times_out():
+    """The compiler's end is seen as it happens (no polling sleeps), its code returned, and a
+    process past the limit raises as `Popen.wait` would."""
+    quick = subprocess.Popen([sys.executable, "-c", "import sys; sys.exit(3)"])
+    assert _wait(quick, 30.0) == 3 and quick.returncode == 3
+    slow = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    started = time.monotonic()
+    with pytest.raises(subprocess.TimeoutExpired):
+        _wait(slow, 0.3)
+    assert time.monotonic() - started < 5.0 and slow.poll() is None
+    slow.kill()
+    assert _wait(slow, 30.0) != 0
 
 
 def test_discovery_sorted_excluded(tmp_path):
