@@ -56,6 +56,7 @@ class BodyCache:
     def __init__(self, directory: str, salt: str):
         self.directory, self.salt = os.path.join(directory, "bodies"), salt
         self.cache_dir = directory
+        self.memo = None   # a KeyMemo while a unit is lowered
         os.makedirs(self.directory, exist_ok=True)
 
     def parse(self, text: str, decls, path: str, stubs=frozenset(),
@@ -189,6 +190,18 @@ class BodyCache:
     def _hash(self, *parts: str) -> str:
         return hashlib.sha256("\0".join((self.salt,) + parts).encode()).hexdigest()[:40]
 
+    def open_keys(self, main_file: str) -> None:
+        """Look keys up in, and add them to, the file's memo (NOTE [key-memo]) until
+        `keep_keys`."""
+        from .keymemo import KeyMemo
+        os.makedirs(os.path.join(self.directory, "keys"), exist_ok=True)
+        self.memo = KeyMemo(os.path.join(self.directory, "keys", self._hash(main_file) + ".pickle"))
+
+    def keep_keys(self) -> None:
+        if self.memo is not None:
+            self.memo.save()
+        self.memo = None
+
     def key(self, text: str, ds, file: str, base: int) -> str | None:
         """The key of a declaration, or of a run of them (NOTE [declaration-runs]); its line
         constants as `__LINE__` (NOTE [moved-line-constants])."""
@@ -204,9 +217,14 @@ class BodyCache:
         if text[end:end + 1] not in ("\n", ""):
             return ()
         exact = text[start:end]
-        moving = _line_constants(exact, base)
         column = start - text.rfind("\n", 0, start)
         types = " ".join(sorted(frozenset().union(*(d.types for d in ds))))
+        if self.memo is None:
+            return self._keys(exact, file, base, column, types)
+        return self.memo.keys(exact, file, base, column, types, self._keys)
+
+    def _keys(self, exact: str, file: str, base: int, column: int, types: str) -> tuple:
+        moving = _line_constants(exact, base)
         out = []
         for chunk in [moving] + ([moving + "\0" + exact] if exact != moving else []):
             if "\n#" in chunk:   # gcc's markers for runs of blank lines: lines made relative
@@ -267,8 +285,12 @@ def _line_constants(chunk: str, line: int) -> str:
     """The chunk (its first line `line`) with every number equal to its line as __LINE__."""
     marks = [int(m[1]) for m in LINE_MARKER.finditer(chunk)] if "\n#" in chunk else []
     lo, hi = min([line] + marks), max([line] + marks) + chunk.count("\n")
-    if not any(lo <= int(n) <= hi for n in NUMBER.findall(chunk)):   # (most have none: the
-        return chunk                      # function cache keys zstd's 1,300 at each re-check)
+    # Most have none, and the function cache keys zstd's 1,300 at each re-check: a number in
+    # [lo, hi] holds their common leading digits, and one `in` rules most chunks out.
+    lead = os.path.commonprefix([str(lo), str(hi)]) if len(str(lo)) == len(str(hi)) else ""
+    if lead and lead not in chunk or \
+            not any(lo <= int(n) <= hi for n in NUMBER.findall(chunk)):
+        return chunk
     out = chunk.split("\n")
     for k, here, ln in _numbered(out, line):
         if here in ln:

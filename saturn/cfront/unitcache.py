@@ -67,6 +67,8 @@ def lower_text(text: str, path: str, root: str, bodies=None, predict: bool = Tru
     # One pass of the collector, at the end (~0.8 s on SQLite for each more), and after the
     # syntax tree is gone (it has no cycles: counting references frees it).
     with no_gc():
+        if bodies is not None:
+            bodies.open_keys(path)
         tu = parse_text(text, path, bodies, functions if predict else None)
         if functions is not None:
             functions.start(tu.pruned or "", tu.decls or [], tu.stubs or set(), tu.spans)
@@ -77,6 +79,8 @@ def lower_text(text: str, path: str, root: str, bodies=None, predict: bool = Tru
             return lower_text(text, path, root, bodies, predict=False)
         if functions is not None:
             functions.finish()
+        if bodies is not None:
+            bodies.keep_keys()
         unit.packing = (tags, functions.blobs if functions is not None else {})
         for fn in unit.functions.values():
             ir_digest(fn)   # kept with the unit: a re-check need not walk the IR again

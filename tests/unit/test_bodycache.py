@@ -174,3 +174,60 @@ def test_a_moved_line_constant_is_loaded_at_its_new_line(tmp_path, monkeypatch):
     got = _lowered(text(2), cache)["g"]
     assert got == _lowered(text(2))["g"] and "value=6" in got[3] and "value=4" not in got[3]
     assert '"4"' in got[3]
+
+
+def test_line_constants_found_whatever_their_digits():
+    """A number equal to its own line becomes __LINE__ when the lines span a digit count
+    (99 to 101) or share leading digits (1200 to 1202); the same digits elsewhere, inside a
+    longer number or on another line, stay."""
+    lc = bodycache._line_constants
+    assert lc("f(99);\ng(1);\nh(101);", 99) == "f(__LINE__);\ng(1);\nh(__LINE__);"
+    assert lc("f(0);\ng(1201);\nh(12010);", 1200) == "f(0);\ng(__LINE__);\nh(12010);"
+    assert lc("f(1200);\ng(7);", 1300) == "f(1200);\ng(7);"
+    assert lc('f(120);\n# 140 "a.c"\nf(140);', 120) == 'f(__LINE__);\n# 140 "a.c"\nf(__LINE__);'
+
+
+def test_keys_come_from_the_memo_of_the_last_lowering(tmp_path, monkeypatch):
+    """NOTE [key-memo]: a second lowering of the same text computes no key; after an edit of
+    f3 two lines down, f3 is keyed again, and f2, whose marker moved (f1 has no line marker
+    and no number of a line it spans now); the keys and the lowering are those computed
+    without the memo."""
+    cache, _ = _counting_cache(tmp_path, monkeypatch)
+    computed = []
+    plain = bodycache.BodyCache._keys
+
+    def counted(self, *args):
+        computed.append(args[0][:12])
+        return plain(self, *args)
+    monkeypatch.setattr(bodycache.BodyCache, "_keys", counted)
+    assert _lowered(_text(FUNCS), cache) == _lowered(_text(FUNCS))
+    first = len(computed)
+    assert first >= 3
+    computed.clear()
+    assert _lowered(_text(FUNCS), cache) == _lowered(_text(FUNCS)) and computed == []
+    edited = _shifted(FUNCS, 2).replace("return f1(&t)", "return 1 + f1(&t)")
+    assert _lowered(_text(edited, 2), cache) == _lowered(_text(edited, 2))
+    assert sorted(computed) == ["int f2(int x", "int f3(int x"]
+    fresh = bodycache.BodyCache(str(tmp_path / "other"), "salt")
+    text = _text(edited, 2)
+    from saturn.cfront.prune import prune_decls
+    pruned, decls = prune_decls(text, "a.c", None)
+    spans = bodycache.decl_spans(pruned, decls)
+    cache.open_keys("a.c")
+    for d, (file, first_line, _) in zip(decls, spans):
+        assert cache.keys(pruned, d, file, first_line) == fresh.keys(pruned, d, file, first_line)
+
+
+def test_a_memo_key_is_computed_again_when_a_number_becomes_its_line(tmp_path):
+    """`return 9;` on line 6 is a number; moved to line 9 it is a line constant (NOTE
+    [key-memo]): the memo's keys, moved, equal fresh ones whatever the line."""
+    from saturn.cfront.prune import prune_decls
+    memo, fresh = bodycache.BodyCache(str(tmp_path), "s"), bodycache.BodyCache(str(tmp_path), "s")
+    for pad in (4, 6, 7, 8, 12, 7, 4):
+        text = '# 1 "a.c"\n' + "int pad;\n" * pad + "int g(void) {\n  return 9;\n}\n"
+        pruned, decls = prune_decls(text, "a.c", None)
+        (file, first, _), d = bodycache.decl_spans(pruned, decls)[-1], decls[-1]
+        memo.open_keys("a.c")
+        assert memo.keys(pruned, d, file, first) == fresh.keys(pruned, d, file, first)
+        assert len(fresh.keys(pruned, d, file, first)) == (2 if first + 1 == 9 else 1)
+        memo.keep_keys()
