@@ -103,7 +103,7 @@ class ResultCache:
 
     def flush(self) -> None:
         if self.moved:
-            self.store.put(self.moved)
+            self.store.move(self.moved)
             self.moved = []
 
 
