@@ -29,6 +29,9 @@ class ResultCache:
         self.keys: dict[str, str] = {}
         self.digests: dict[str, str] = {}   # function key -> digest of its summaries' text
         self.moved: list[tuple] = []        # rows of reused functions at their new lines
+        # The database's rows, read at the first lookup; each function's dropped at its own
+        # (it is looked up once: NOTE [scc-steps]), the texts it keeps are the hit's.
+        self.stored: dict | None = None
 
     def key_for(self, keys, summaries: dict) -> str:
         """One key for a unit: its members' IR and the summaries of the callees outside it."""
@@ -56,7 +59,10 @@ class ResultCache:
         return results
 
     def _stored(self, fkey, ck):
-        rows = self.store.rows_with(fkey, ck)
+        if self.stored is None:
+            self.stored = self.store.stored_rows()
+        rows = {name: row for name, (key, row) in self.stored.pop(fkey, {}).items()
+                if key == ck} if ck else {}
         if not all(name in rows for name in self.names):
             return None
         first = rows[self.names[0]]
@@ -91,20 +97,26 @@ class ResultCache:
         """A new result is written at once; a reused one that only moved (`_moved`) waits for
         `flush` with the others: SQLite's re-check after an edit near its middle moved 1,275
         (one commit each, their summaries decoded again for the digest: ~0.8 s)."""
-        if not res.reused:   # a reused one's digest is its stored text's (`_stored`)
-            self.digests[res.key] = self._digest(res.summaries)
+        if res.reused:   # its digest is its stored text's (`_stored`)
+            self.moved += _moved_rows(res, self.program.functions[res.key].line, self.names)
+            return   # if the run is killed first, the next one moves them again
+        self.digests[res.key] = self._digest(res.summaries)
         from .driver import store_rows
-        rows = store_rows(self.program, {res.key: res}, self.checkers, self.version,
-                          {res.key: self.keys.get(res.key, "")})
-        if res.reused:
-            self.moved += rows   # if the run is killed first, the next one moves them again
-        else:
-            self.store.put(rows)
+        self.store.put(store_rows(self.program, {res.key: res}, self.checkers, self.version,
+                                  {res.key: self.keys.get(res.key, "")}))
 
     def flush(self) -> None:
         if self.moved:
             self.store.move(self.moved)
             self.moved = []
+
+
+def _moved_rows(res: FunctionResult, line: int, names: list) -> list[tuple]:
+    """Store.move's rows for a reused function at its new line (as `put` would store them:
+    notes and reports by checker as JSON)."""
+    notes = json.dumps(res.notes) if res.notes else "[]"
+    return [(line, notes, json.dumps([r.to_record() for r in res.reports if r.checker == name])
+             if res.reports else "[]", res.key, name) for name in names]
 
 
 _NOTE_PLACE = re.compile(r"^([^:]+):(\d+):")

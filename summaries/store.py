@@ -105,15 +105,14 @@ class Store:
         self.db.commit()
 
     def move(self, rows: list[tuple]) -> None:
-        """Rows as for `put` of reused functions that only moved (saturn/cache.py `_moved`):
-        their line, notes and reports; their summaries, and so their facts, are as stored
-        (rewriting them all was ~45 ms of zstd's re-check after an edit, 664 functions)."""
+        """Rows of (line, notes, reports — as their JSON text —, function, checker) of reused
+        functions that only moved (saturn/cache.py `_moved`); their summaries, and so their
+        facts, are as stored (writing them all again was ~45 ms of zstd's re-check after an
+        edit: 664 functions)."""
         self.db.executemany("UPDATE summaries SET line=?, notes=?, reports=? "
-                            "WHERE function=? AND checker=?",
-                            [(r[4], json.dumps(r[9]), json.dumps(r[10]), r[0], r[1])
-                             for r in rows])
+                            "WHERE function=? AND checker=?", rows)
         self.db.executemany("UPDATE functions SET line=? WHERE function=?",
-                            sorted({(r[4], r[0]) for r in rows}))
+                            sorted({(r[0], r[3]) for r in rows}))
         self.db.commit()
 
     def record_run(self, root: str, calls) -> None:
@@ -136,16 +135,17 @@ class Store:
         self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
         self.db.commit()
 
-    def rows_with(self, function: str, cache_key: str) -> dict:
-        """A function's rows by checker, if stored under this cache key; summary, notes and
-        reports as their JSON text (saturn/cache.py decodes what it needs)."""
-        if not cache_key:
-            return {}
-        rows = self.db.execute("SELECT checker, summary, status, notes, reports, seconds, line "
-                               "FROM summaries WHERE function=? AND cache_key=?",
-                               (function, cache_key)).fetchall()
-        return {r[0]: {"summary": r[1], "status": r[2], "notes": r[3], "reports": r[4],
-                       "seconds": r[5], "line": r[6]} for r in rows}
+    def stored_rows(self) -> dict:
+        """Every function's rows by checker, as (cache key, row); summary, notes and reports
+        as their JSON text (saturn/cache.py decodes what it needs). One query: a re-check
+        looks every function up, and a query each was ~20 ms of zstd's 1,330."""
+        out: dict = {}
+        for r in self.db.execute("SELECT function, checker, cache_key, summary, status, notes, "
+                                 "reports, seconds, line FROM summaries"):
+            out.setdefault(r[0], {})[r[1]] = (r[2], {
+                "summary": r[3], "status": r[4], "notes": r[5], "reports": r[6],
+                "seconds": r[7], "line": r[8]})
+        return out
 
     def find(self, name: str) -> list[str]:
         """Function keys whose name or key is `name` (a static is `file:name`)."""
