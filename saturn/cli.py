@@ -182,7 +182,7 @@ def check(args) -> int:
     cache_factory, unit_cache = None, None
     if store is not None:
         from .cfront.unitcache import UnitCache
-        unit_cache = UnitCache(store.path + ".units", args.root)
+        unit_cache = UnitCache(store.path + ".units", args.root, background=args.jobs > 1)
         from .cache import ResultCache
         cache_factory = lambda program: ResultCache(store, program, checkers, options, __version__)
     known = None

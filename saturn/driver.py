@@ -10,6 +10,7 @@ import time
 from dataclasses import dataclass, field
 
 from .cfront.discover import Discovery, relative_to
+from .cfront.files import wait_writers
 from .cfront.pipeline import preprocessed
 from .cfront.preprocess import FrontEndError, preprocess
 from .cfront.unitcache import lower_text
@@ -217,7 +218,11 @@ def run_check(discovery: Discovery, checkers, options: Options, std=None, root="
     program.prune_to(sources)
     t = time.perf_counter()
     cache = cache_factory(program) if cache_factory else None
-    results = analyze_program(program, checkers, options, log, progress, jobs, cache, scheduler)
+    try:
+        results = analyze_program(program, checkers, options, log, progress, jobs, cache,
+                                  scheduler)
+    finally:
+        wait_writers()   # NOTE [background-writes] in cfront/files.py
     phases["analyze"] = time.perf_counter() - t
     # Reports inside headers outside --root (system and kernel-wide headers when checking one
     # subsystem) are not the user's to fix; those functions still give their summaries.

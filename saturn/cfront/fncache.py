@@ -32,7 +32,7 @@ import os
 import pickle
 import re
 
-from .files import write_atomically
+from .files import write_later
 from .fnpickle import META, check, dump, lazy_install, load_blob, moving_part
 
 # A definition whose lowered IR is cached stands in the AST as `int FN_STUB<i>;` (declruns.py).
@@ -123,7 +123,8 @@ class FunctionCache:
         """Keep the entries this lowering used or made, and only those."""
         if self.new != self.old and not self.failed:
             os.makedirs(os.path.dirname(self.path), exist_ok=True)
-            write_atomically(self.path, pickle.dumps(self.new, protocol=pickle.HIGHEST_PROTOCOL))
+            new = self.new   # NOTE [background-writes]: not changed after this
+            write_later(self.path, lambda: pickle.dumps(new, protocol=pickle.HIGHEST_PROTOCOL))
 
     def _index(self, c) -> int | None:
         k = bisect.bisect_right(self.firsts, c.line) - 1 if c is not None else -1

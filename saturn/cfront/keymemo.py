@@ -17,7 +17,7 @@ import bisect
 import pickle
 
 from ..ir.digest import NUMBER
-from .files import write_atomically
+from .files import write_later
 
 
 class KeyMemo:
@@ -49,7 +49,8 @@ class KeyMemo:
     def save(self) -> None:
         """Write the entries used, when they are not what was read."""
         if self.computed or len(self.new) != len(self.old):
-            write_atomically(self.path, pickle.dumps(self.new, pickle.HIGHEST_PROTOCOL))
+            new = self.new   # NOTE [background-writes]: not changed after this
+            write_later(self.path, lambda: pickle.dumps(new, pickle.HIGHEST_PROTOCOL))
 
 
 def _still_holds(numbers, exact: str, line: int) -> bool:

@@ -18,8 +18,9 @@ from .fnpickle import META as _META, lazy_function
 _PACKED = "saturn-unit-4"
 
 
-def pack(unit) -> bytes:
-    tags, blobs = unit.__dict__.pop("packing", ({}, {}))
+def pack(unit, packing) -> bytes:
+    """`packing`: what lower_text left in `unit.packing` (taken out of the unit)."""
+    tags, blobs = packing
     functions = unit.functions
     packed = {k: (*blobs[k][1:], {f: getattr(fn, f) for f in _META})
               for k, fn in functions.items() if k in blobs and blobs[k][0] is fn}

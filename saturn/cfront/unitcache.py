@@ -22,7 +22,7 @@ from ..collector import no_gc
 from .discover import relative_to
 from .fncache import FunctionCache
 from .packed import pack as _pack, unpack as _unpack
-from .files import write_atomically
+from .files import deferred, write_later
 from .preprocess import text_hash
 
 
@@ -90,8 +90,10 @@ def lower_text(text: str, path: str, root: str, bodies=None, predict: bool = Tru
 
 
 class UnitCache:
-    def __init__(self, directory: str, root: str = "."):
+    def __init__(self, directory: str, root: str = ".", background: bool = False):
+        """`background`: units are saved by a background writer (NOTE [background-writes])."""
         self.directory, self.root = directory, os.path.abspath(root)
+        self.background = background
         os.makedirs(directory, exist_ok=True)
 
     def key(self, text: str, path: str) -> str:
@@ -113,13 +115,18 @@ class UnitCache:
             return unit
         file = os.path.join(self.directory, key + ".pickle")
         from .bodycache import BodyCache   # NOTE [startup]: only when a unit is lowered
-        unit = lower_text(text, path, self.root,
-                          BodyCache(self.directory, _code_fingerprint()))
-        sys.setrecursionlimit(max(sys.getrecursionlimit(), 50000))
-        try:
-            with no_gc():   # pickling SQLite's unit: 3.6 s with the collector on, 1.5 s off
-                data = _pack(unit)
-            write_atomically(file, data)
-        except (RecursionError, pickle.PickleError):
-            pass   # not cached: lowered again next time
+        with deferred(self.background):   # NOTE [background-writes]
+            unit = lower_text(text, path, self.root,
+                              BodyCache(self.directory, _code_fingerprint()))
+            packing = unit.__dict__.pop("packing", ({}, {}))
+            write_later(file, lambda: _packed(unit, packing))
         return unit
+
+
+def _packed(unit, packing) -> bytes | None:
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 50000))
+    try:
+        with no_gc():   # pickling SQLite's unit: 3.6 s with the collector on, 1.5 s off
+            return _pack(unit, packing)
+    except (RecursionError, pickle.PickleError):
+        return None   # not cached: lowered again next time

@@ -67,3 +67,42 @@ def test_damaged_entry_is_lowered_again(tmp_path):
     (tmp_path / "units" / entry).write_bytes(b"\x80\x05garbage")
     assert _digests(cache.unit(A, "a.c")) == _digests(first)
     assert (tmp_path / "units" / entry).read_bytes() != b"\x80\x05garbage"   # rewritten
+
+
+def test_a_background_writer_saves_the_unit_as_it_was_lowered(tmp_path, monkeypatch):
+    """NOTE [background-writes]: a forked child pickles and writes the unit (its pid is not
+    this process's), from the objects as they were at the fork; `wait_writers` waits for it."""
+    from saturn.cfront import files
+    writers = []
+    real_fork = os.fork
+
+    def fork():
+        pid = real_fork()
+        writers.append(pid)
+        return pid
+    monkeypatch.setattr(os, "fork", fork)
+    cache = unitcache.UnitCache(str(tmp_path / "units"), str(tmp_path), background=True)
+    unit = cache.unit(A, "a.c")
+    want = _digests(unit)
+    unit.functions.clear()   # what the parent does after the fork is not what is saved
+    files.wait_writers()
+    assert len(writers) == 1 and writers[0] != 0
+    assert len(_entries(tmp_path / "units")) == 1
+    again = unitcache.UnitCache(str(tmp_path / "units"), str(tmp_path)).load(
+        cache.key(A, "a.c"))
+    assert _digests(again) == want
+
+
+def test_writes_wait_for_the_end_of_deferred_and_happen_here_without_background(tmp_path):
+    from saturn.cfront import files
+    target = tmp_path / "entry"
+    made = []
+    with files.deferred(False):
+        files.write_later(str(target), lambda: made.append(1) or b"now")
+        assert target.read_bytes() == b"now"
+    with files.deferred(True):
+        files.write_later(str(target), lambda: b"later")
+        files.write_later(str(tmp_path / "none"), lambda: None)
+        assert target.read_bytes() == b"now"
+    files.wait_writers()
+    assert target.read_bytes() == b"later" and not (tmp_path / "none").exists()
