@@ -61,7 +61,8 @@ class Manifests:
         base = src.directory or os.getcwd()
         deps = {}
         for m in LINE_MARKER.finditer(text):
-            name = re.sub(r"\\(.)", r"\1", m.group(2))
+            name = m.group(2)
+            name = re.sub(r"\\(.)", r"\1", name) if "\\" in name else name
             if name.startswith("<") or name in deps:
                 continue
             deps[name] = _stat(os.path.join(base, name))

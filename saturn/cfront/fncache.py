@@ -38,7 +38,7 @@ from .fnpickle import META, check, dump, lazy_install, load_blob, moving_part
 # A definition whose lowered IR is cached stands in the AST as `int FN_STUB<i>;` (declruns.py).
 FN_STUB = STUB = "__saturn_fn_"
 
-_MARKER_LINE = re.compile(r"^(#\s*)\d+", re.M)
+_MARKER_LINE = re.compile(r"(#(?<![^\n]#)\s*)\d+")   # a marker's line (as LINE_MARKER)
 _IMPURE = b""
 
 

@@ -13,7 +13,10 @@ import tempfile
 from .discover import SourceFile
 
 # gcc's line markers, `# 12 "path" flags` (a quote or backslash in the path escaped): line, path.
-LINE_MARKER = re.compile(r'^#\s*(\d+)\s+"((?:[^"\\]|\\.)*)"', re.M)
+# Written as a `#` at the start of a line (not `^`, re.M: a search tried that at every line,
+# this jumps from `#` to `#`; zstd's 1.7 MB unit: 12 -> 5 ms).
+LINE_MARKER = re.compile(r'#(?<![^\n]#)\s*(\d+)\s+"((?:[^"\\]|\\.)*)"')
+
 
 # `__thread` is a storage class pycparser does not know (thread-locality does not change the
 # model); `__signed__` is GCC's spelling of `signed` in kernel UAPI headers.

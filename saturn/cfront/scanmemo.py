@@ -3,7 +3,6 @@ scanner reads only what an edit changed."""
 from __future__ import annotations
 
 import bisect
-import re
 
 from ..ir.digest import NUMBER
 from .preprocess import LINE_MARKER
@@ -82,13 +81,13 @@ def _renumbered(old: str, after: int, lines: int, main_file: str):
     and how far each place of `old` moved in it. (Only how much is reused depends on this: the
     tail reused is compared with the new text.)"""
     changes = []   # (start, end, new text), in order
-    marks = list(_MARKER.finditer(old, max(0, _line_start_of_marker_before(old, after) - 1)))
+    marks = list(LINE_MARKER.finditer(old, _line_start_of_marker_before(old, after)))
     for k, m in enumerate(marks):
         if m[2] != main_file:
             continue
-        if m.start() + 1 >= after:
+        if m.start() >= after:
             changes.append((m.start(1), m.end(1), str(int(m[1]) + lines)))
-        end = marks[k + 1].start() if k + 1 < len(marks) else len(old)
+        end = marks[k + 1].start() - 1 if k + 1 < len(marks) else len(old)
         pos, line = old.find("\n", m.end()) + 1, int(m[1])
         for ln in old[pos:end].split("\n"):   # (a substring test a line: ~5 ms for zstd)
             here = str(line)
@@ -109,10 +108,6 @@ def _renumbered(old: str, after: int, lines: int, main_file: str):
         k = bisect.bisect_right(places, pos) - 1
         return moves[k] if k >= 0 else 0
     return "".join(pieces), moved
-
-
-# LINE_MARKER (`^#...`, each line tried) from the newline before it: a search for "\n#" first
-_MARKER = re.compile(r'\n#\s*(\d+)\s+"((?:[^"\\]|\\.)*)"')
 
 
 def _line_start_of_marker_before(text: str, pos: int) -> int:
