@@ -208,13 +208,14 @@ class BodyCache:
         got = self.keys(text, ds, file, base)
         return got[0] if got else None
 
-    def keys(self, text: str, ds, file: str, base: int) -> tuple:
+    def keys(self, text: str, ds, file: str, base: int, stubbed: bool = True) -> tuple:
         """Its key with its line constants as `__LINE__` and, when it has some, the key of its
         exact text (with which numbers are line constants: what the IR's digest depends on,
-        NOTE [line-constants] in ir/digest.py); none when it cannot be keyed."""
+        NOTE [line-constants] in ir/digest.py); none when it cannot be keyed: when it is to be
+        `stubbed` and more text follows on its last line (a stub would move that text)."""
         ds = ds if isinstance(ds, list) else [ds]
         start, end = ds[0].start, ds[-1].end
-        if text[end:end + 1] not in ("\n", ""):
+        if stubbed and text[end:end + 1] not in ("\n", ""):
             return ()
         exact = text[start:end]
         column = start - text.rfind("\n", 0, start)

@@ -87,11 +87,11 @@ class FunctionCache:
         self.start(text, decls, set(), spans)
         stubs = set()
         for i in self.mains:
-            keys = self._keys(i) if not self._shares_a_line(i) else ()
+            keys = self._keys(i)
             entry = self._found(keys)[1]
             if keys:
                 self.pure[i] = entry != _IMPURE
-            if entry:
+            if entry and self._stubbable(i):
                 stubs.add(i)
             self.predicted[i] = keys
         self.assumed = dict(self.pure)
@@ -128,12 +128,14 @@ class FunctionCache:
 
     def _index(self, c) -> int | None:
         k = bisect.bisect_right(self.firsts, c.line) - 1 if c is not None else -1
+        # Several starting on c's line (a macro defining them): the last that starts before c.
+        while k >= 0 and self.firsts[k] == c.line and self._column(self.mains[k]) > c.column:
+            k -= 1
         if k < 0:
             return None
         i = self.mains[k]
         file, first, last = self.spans[i]
-        if file != c.file or not first <= c.line <= last or i < self.done or \
-                self._shares_a_line(i):
+        if file != c.file or not first <= c.line <= last or i < self.done:
             return None
         return i
 
@@ -147,7 +149,8 @@ class FunctionCache:
         file, first, _ = self.spans[i]
         context = self.context.hexdigest()
         return tuple(hashlib.sha256((context + own).encode()).hexdigest()[:40]
-                     for own in self.bodies.keys(self.text, self.decls[i], file, first))
+                     for own in self.bodies.keys(self.text, self.decls[i], file, first,
+                                                 stubbed=False))
 
     def _found(self, keys: tuple) -> tuple:
         """(the first of `keys` with an entry, the entry), or (None, None)."""
@@ -163,14 +166,22 @@ class FunctionCache:
             self.checked += 1
         return not self.diverged and i in self.predicted and self.done == 0
 
-    def _shares_a_line(self, i: int) -> bool:
-        """Declarations on one line (a macro defining several) are told apart by none of
-        this: they are lowered every time."""
+    def _stubbable(self, i: int) -> bool:
+        """Whether a stub can stand for it (NOTE [body-cache]): not when a declaration shares
+        one of its lines (a macro defining several: zstd's 84 `ZSTD_*FindBestMatch_*` and
+        such, whose columns a stub would move); those are parsed, and their IR is loaded
+        (`slot`, told apart by their columns)."""
         file, first, last = self.spans[i]
         before = self.spans[i - 1] if i else None
         after = self.spans[i + 1] if i + 1 < len(self.spans) else None
-        return (before is not None and before[0] == file and before[2] >= first) or \
-            (after is not None and after[0] == file and after[1] <= last)
+        end = self.decls[i].end
+        return not ((before is not None and before[0] == file and before[2] >= first) or
+                    (after is not None and after[0] == file and after[1] <= last)) and \
+            self.text[end:end + 1] in ("\n", "")
+
+    def _column(self, i: int) -> int:
+        start = self.decls[i].start
+        return start - self.text.rfind("\n", 0, start)
 
     def _fold(self, upto: int) -> None:
         """Hash declarations [done, upto) into the context."""

@@ -72,6 +72,25 @@ def test_an_edited_body_is_the_only_one_lowered_again(tmp_path, caches):
     assert (caches[2].hits, caches[2].misses) == (5, 0)
 
 
+# A macro defining several functions: gcc writes its expansion on one line.
+SAME_LINE = ("static int g1(int x) { return x + 1; } static int g2(int x) { counter++; "
+             "return g1(x) * 2; } int g3(void) { return g2(3); }\n")
+
+
+def test_functions_sharing_a_line_are_reused_told_apart_by_column(tmp_path, caches):
+    text = PRELUDE + SAME_LINE + F1 + F4
+    assert _lower(text, tmp_path) == _lower(text)
+    assert (caches[0].hits, caches[0].misses) == (0, 6)
+    edited = text.replace("  counter++;\n", "  counter++;\n  counter--;\n")
+    assert _lower(edited, tmp_path) == _lower(edited)
+    assert (caches[1].hits, caches[1].misses) == (5, 1)
+    assert len(caches[1].stubs) == 2   # helper and f4: a stub would move g1-g3's columns
+    # g2 edited: g1 before it is reused; g3 after it stands at another column
+    longer = edited.replace("return g1(x) * 2;", "return g1(x) * 2 + 0;")
+    assert _lower(longer, tmp_path) == _lower(longer) != _lower(edited)
+    assert (caches[2].hits, caches[2].misses) == (4, 2)
+
+
 def test_a_changed_declaration_relowers_what_follows_it(tmp_path, caches):
     text = PRELUDE + F1 + F3
     _lower(text, tmp_path)
