@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 
 from . import registry
 from .cfront.discover import from_compile_commands, from_paths
 from .report import jsonout, sarif, text
-from .symex.engine import Options
 
 EXIT_OK, EXIT_REPORTS, EXIT_USAGE = 0, 1, 2
 
@@ -34,8 +34,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="leave out paths matching GLOB (repeatable)")
     c.add_argument("--checkers", metavar="LIST",
                    help="comma-separated checkers to run (available: "
-                        f"{', '.join(registry.CHECKERS)}; default: "
-                        f"{', '.join(registry.default_names()) or 'none'})")
+                        f"{', '.join(registry.CHECKERS)}; default: %(defaults)s)"
+                   ).defaults = _DefaultCheckers()
     c.add_argument("--unroll", type=int, default=2, metavar="K",
                    help="unroll loops K times before the havoc pass (default 2)")
     c.add_argument("--format", choices=["text", "json", "sarif"], default="text",
@@ -119,6 +119,15 @@ def summary(args) -> int:
     return EXIT_OK
 
 
+class _DefaultCheckers:
+    """The default checkers in --help, found only when the help is shown: finding them imports
+    the checkers and the engine, which a run imports only once its compiler is running (NOTE
+    [early-compiler] in cfront/pipeline.py)."""
+
+    def __str__(self):
+        return ", ".join(registry.default_names()) or "none"
+
+
 def _flags(args) -> tuple[str, ...]:
     flags = [f"-I{d}" for d in args.includes] + [f"-D{d}" for d in args.defines]
     flags += [f"-U{u}" for u in args.undefines]
@@ -126,10 +135,10 @@ def _flags(args) -> tuple[str, ...]:
 
 
 def check(args) -> int:
-    names = registry.default_names() if not args.checkers else \
+    names = None if not args.checkers else \
         [n.strip() for n in args.checkers.split(",") if n.strip()]
-    unknown = [n for n in names if n not in registry.CHECKERS]
-    if unknown or not names:
+    unknown = [n for n in names or () if n not in registry.CHECKERS]
+    if unknown or names == []:
         print(f"saturn: error: unknown checker(s): {', '.join(unknown) or '(none given)'}; "
               f"available: {', '.join(registry.CHECKERS)}", file=sys.stderr)
         return EXIT_USAGE
@@ -174,8 +183,17 @@ def check(args) -> int:
         except StoreError as exc:
             print(f"saturn: error: {exc}", file=sys.stderr)
             return EXIT_USAGE
+    early = None
+    if store is not None:   # NOTE [early-compiler]: before the analysis stack is imported
+        from .cfront.pipeline import Early
+        early = Early(discovery.files, args.std, store.path + ".units")
     from . import __version__
-    from .driver import run_check
+    from .collector import no_gc
+    with no_gc():   # and frozen, as __main__.py does for the rest
+        from .driver import run_check
+        from .symex.engine import Options
+        gc.freeze()
+    names = names or registry.default_names()
     options = Options(unroll=args.unroll, conflict_budget=args.conflict_budget,
                       timeout=args.timeout)
     checkers = registry.load(names, config)
@@ -197,7 +215,7 @@ def check(args) -> int:
         try:
             result = run_check(discovery, checkers, options, args.std, args.root,
                                progress=progress, jobs=args.jobs, cache_factory=cache_factory,
-                               scheduler=args.scheduler, unit_cache=unit_cache)
+                               scheduler=args.scheduler, unit_cache=unit_cache, early=early)
         except OSError as exc:  # e.g. the Dask scheduler cannot be reached
             print(f"saturn: error: {exc}", file=sys.stderr)
             return EXIT_USAGE

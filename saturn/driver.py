@@ -31,7 +31,8 @@ class RunResult:
     errors: list = field(default_factory=list)
 
 
-def load_program(discovery: Discovery, std, root, phases, log, unit_cache=None, jobs: int = 1):
+def load_program(discovery: Discovery, std, root, phases, log, unit_cache=None, jobs: int = 1,
+                 early=None):
     """(program, files parsed, files skipped). Each unit is lowered on its own and absorbed in
     the files' order (NOTE [unit-cache] in cfront/unitcache.py).
 
@@ -43,7 +44,8 @@ def load_program(discovery: Discovery, std, root, phases, log, unit_cache=None, 
     (__main__.py) rather than freeing it object by object."""
     program, skipped = Program(), 0
     t0 = time.perf_counter()
-    for src, text, key, error in preprocessed(discovery.files, std, jobs, unit_cache, root):
+    for src, text, key, error in preprocessed(discovery.files, std, jobs, unit_cache, root,
+                                              early):
         t1 = time.perf_counter()
         phases["preprocess"] += t1 - t0   # with workers: waiting for them (incl. lowering)
         try:
@@ -207,12 +209,15 @@ def store_rows(program, results, checkers, version, cache_keys=None) -> list[tup
 
 def run_check(discovery: Discovery, checkers, options: Options, std=None, root=".",
               log=lambda m: print(m, file=sys.stderr), progress=None, jobs: int = 1,
-              cache_factory=None, scheduler: str | None = None, unit_cache=None) -> RunResult:
+              cache_factory=None, scheduler: str | None = None, unit_cache=None,
+              early=None) -> RunResult:
+    """`early`: a cfront.pipeline.Early for these files (NOTE [early-compiler])."""
     start = time.perf_counter()
     phases = {"preprocess": 0.0, "lower": 0.0, "analyze": 0.0}
     for note in discovery.notes:
         log(note)
-    program, parsed, skipped = load_program(discovery, std, root, phases, log, unit_cache, jobs)
+    program, parsed, skipped = load_program(discovery, std, root, phases, log, unit_cache, jobs,
+                                            early)
     rel = relative_to(root)
     sources = {rel(src.path) for src in discovery.files}
     program.prune_to(sources)

@@ -8,6 +8,7 @@ from saturn.cfront.discover import SourceFile
 from saturn.cfront.unitcache import UnitCache
 
 PAST = time.time() - 3600
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def _tree(tmp_path):
@@ -94,7 +95,46 @@ def test_one_changed_file_starts_no_workers(tmp_path, monkeypatch):
 
     def no_pool(*args, **kw):
         raise AssertionError("a worker pool for one changed file")
-    monkeypatch.setattr(pipeline, "ProcessPoolExecutor", no_pool)
+    monkeypatch.setattr(pipeline, "_pool", no_pool)
     got = list(pipeline.preprocessed([src, other], None, 2, cache, str(tmp_path)))
     assert got[0][1] is None and got[0][2] is not None    # a.c: its unit's key
     assert "return 3;" in got[1][1] and got[1][2] is None  # b.c: its text, lowered here
+
+
+def test_the_one_changed_file_is_compiled_from_the_early_start(tmp_path, monkeypatch):
+    """NOTE [early-compiler]: `Early` starts the compiler on the only changed file, and
+    `preprocessed` takes its output rather than running it again."""
+    src = _tree(tmp_path)
+    (tmp_path / "b.c").write_text("int g(void) { return 2; }\n")
+    os.utime(tmp_path / "b.c", (PAST, PAST))
+    other = SourceFile(str(tmp_path / "b.c"), (), str(tmp_path))
+    files, units = [src, other], str(tmp_path / "units")
+    assert pipeline.Early(files, None, units).running == {}   # nothing known: no early start
+    cache = UnitCache(units, str(tmp_path))
+    list(pipeline.preprocessed(files, None, 1, cache, str(tmp_path)))
+    (tmp_path / "b.c").write_text("int g(void) { return 3; }\n")
+    os.utime(tmp_path / "b.c", (PAST + 60, PAST + 60))
+    early = pipeline.Early(files, None, units)
+    assert list(early.running) == [id(other)] and early.known[0] is not None
+    _no_compiler(monkeypatch)
+    got = list(pipeline.preprocessed(files, None, 1, cache, str(tmp_path), early))
+    assert got[0][2] == early.known[0] and "return 3;" in got[1][1]
+
+
+def test_the_cli_starts_the_compiler_before_importing_the_analysis(tmp_path):
+    import subprocess
+    import sys
+    src = _tree(tmp_path)
+    probe = (
+        "import sys\n"
+        "from saturn.cfront import pipeline\n"
+        "real = pipeline.Early.__init__\n"
+        "def init(self, *a):\n"
+        "    print('engine loaded:', 'saturn.symex.engine' in sys.modules)\n"
+        "    real(self, *a)\n"
+        "pipeline.Early.__init__ = init\n"
+        "from saturn.cli import main\n"
+        f"sys.exit(main(['check', {src.path!r}, '--db', {str(tmp_path / 'db')!r}, '-Iinc']))\n")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         cwd=str(tmp_path), env={**os.environ, "PYTHONPATH": REPO})
+    assert "engine loaded: False" in out.stdout, out.stderr
