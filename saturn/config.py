@@ -16,6 +16,12 @@ and lock functions:
 from __future__ import annotations
 
 import os
+import re
+
+
+# What a pyproject.toml with a [tool.saturn] table holds, however written (`[tool.saturn]`,
+# dotted keys, or a [tool] table): any other (a project merely named saturn) is not parsed.
+_MAY_HAVE_OURS = re.compile(rb"tool\s*\.\s*[\"']?saturn|\[\s*tool\s*\]")
 
 
 class ConfigError(Exception):
@@ -33,7 +39,7 @@ def load_config(path: str | None = None) -> dict:
         try:
             with open(cand, "rb") as fh:
                 raw = fh.read()
-            if not ours and b"saturn" not in raw:
+            if not ours and not _MAY_HAVE_OURS.search(raw):
                 return {}   # another tool's file: not parsed (NOTE [startup] in logic/bdd.py)
             import tomllib
             data = tomllib.loads(raw.decode("utf-8"))

@@ -16,6 +16,14 @@ def test_another_tools_pyproject_is_not_read(tmp_path, monkeypatch):
     (tmp_path / "pyproject.toml").write_text('[tool . saturn]\nalloc = ["get"\n')
     with pytest.raises(ConfigError, match="pyproject.toml"):
         load_config()
+    # a project named saturn, with another tool's broken table: not read
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "saturn-c"\n[tool.black\n')
+    assert load_config() == {}
+    # ours as dotted keys, or inside a [tool] table: read
+    (tmp_path / "pyproject.toml").write_text('tool.saturn.free = ["put"]\n')
+    assert load_config() == {"free": ["put"]}
+    (tmp_path / "pyproject.toml").write_text('[tool]\nsaturn = { alloc = ["get"] }\n')
+    assert load_config() == {"alloc": ["get"]}
 
 
 def test_saturn_toml_first_and_an_explicit_file_must_exist(tmp_path, monkeypatch):
