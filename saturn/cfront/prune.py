@@ -64,6 +64,20 @@ class _Decl:
          self.body, self.types) = state
 
 
+def decl_states(decls: list) -> list[tuple]:
+    """The declarations as they are now (prune_decls moves the kept ones afterwards)."""
+    return [d.__getstate__() for d in decls]
+
+
+def decls_from(states: list[tuple]) -> list[_Decl]:
+    out = []
+    for state in states:
+        d = _Decl.__new__(_Decl)
+        d.__setstate__(state)
+        out.append(d)
+    return out
+
+
 def prune(text: str, main_file: str) -> str:
     """The text with the header declarations nothing needs turned into blank lines."""
     return prune_decls(text, main_file)[0]
