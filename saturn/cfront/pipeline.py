@@ -25,7 +25,9 @@ class Early:
 
     def __init__(self, files, std, cache_dir):
         self.files, self.std, self.cache_dir = files, std, cache_dir
-        self.known = [_known(src, std, cache_dir) for src in files]
+        from .direct import Manifests
+        manifests = Manifests(cache_dir, remember_stats=True)   # one stat a header, not a file
+        self.known = [_known(src, std, manifests) for src in files]
         self.running = {}   # id(src) -> (command, when it started, Preprocessing)
         changed = [src for src, key in zip(files, self.known) if key is None]
         if len(changed) == 1:
@@ -81,11 +83,10 @@ def _edited(src, std, cache_dir) -> bool:
         return False
 
 
-def _known(src, std, cache_dir) -> str | None:
+def _known(src, std, manifests) -> str | None:
     """The unit key of a file whose preprocessing inputs are unchanged (NOTE [direct-mode])."""
-    from .direct import Manifests
     try:
-        return Manifests(cache_dir).lookup(command(src, std), src)
+        return manifests.lookup(command(src, std), src)
     except FrontEndError:
         return None
 

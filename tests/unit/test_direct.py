@@ -138,3 +138,20 @@ def test_the_cli_starts_the_compiler_before_importing_the_analysis(tmp_path):
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          cwd=str(tmp_path), env={**os.environ, "PYTHONPATH": REPO})
     assert "engine loaded: False" in out.stdout, out.stderr
+
+
+def test_lookups_stat_a_shared_header_once(tmp_path, monkeypatch):
+    from saturn.cfront import direct
+    src = _tree(tmp_path)
+    (tmp_path / "b.c").write_text('#include "h.h"\nint g(void) { return N; }\n')
+    os.utime(tmp_path / "b.c", (PAST, PAST))
+    other = SourceFile(str(tmp_path / "b.c"), ("-Iinc",), str(tmp_path))
+    files, units = [src, other], str(tmp_path / "units")
+    list(pipeline.preprocessed(files, None, 1, UnitCache(units, str(tmp_path)), str(tmp_path)))
+    seen = []
+    real = direct._stat
+    monkeypatch.setattr(direct, "_stat", lambda path: seen.append(path) or real(path))
+    early = pipeline.Early(files, None, units)
+    assert None not in early.known   # both found unchanged
+    header = [p for p in seen if p.endswith("h.h")]
+    assert len(header) == 1, seen
