@@ -146,6 +146,8 @@ def blank_span(span: str, pad: bool) -> str:
     """The span's line markers on their lines, every other line empty; its last line spaces,
     if more follows on that line, so that keeps its column (a macro can put many functions on
     one line)."""
+    if "#" not in span:   # no marker (most: a kernel file blanks ~8,000 declarations)
+        return "\n" * span.count("\n") + (" " * (len(span) - span.rfind("\n") - 1) if pad else "")
     lines = span.split("\n")
     out = [ln if LINE_MARKER.match(ln) else "" for ln in lines[:-1]]
     return "\n".join(out + [" " * len(lines[-1]) if pad else ""])
