@@ -186,7 +186,7 @@ def check(args) -> int:
     early = None
     if store is not None:   # NOTE [early-compiler]: before the analysis stack is imported
         from .cfront.pipeline import Early
-        early = Early(discovery.files, args.std, store.path + ".units")
+        early = Early(discovery.files, args.std, store.path + ".units", args.root, args.jobs)
     from . import __version__
     from .collector import no_gc
     with no_gc():   # and frozen, as __main__.py does for the rest

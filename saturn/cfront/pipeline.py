@@ -10,6 +10,9 @@ file changed, the parsing and lowering run in this process.
 """
 from __future__ import annotations
 
+import os
+import pickle
+import sys
 import time
 
 from ..collector import no_gc
@@ -21,25 +24,80 @@ class Early:
     stack was imported (~60 ms, most of what a re-check of a small tree takes). The CLI
     looks the files up (`_known`) and starts the compiler on the one changed file before
     it imports the rest; `preprocessed` takes both from here. zstd: its 85 ms of gcc now
-    overlap the imports."""
+    overlap the imports. With a second core (`jobs` > 1) and a file under FORK_BELOW bytes,
+    a forked process preprocesses, parses and lowers it into the unit cache meanwhile (its
+    own imports included): lz4's edited file is ready when this process has imported the
+    analysis. A larger file is lowered here: pickling its unit there and loading it here
+    (zstd's 1.9 MB file: ~50 ms) would cost more than the imports it overlaps."""
 
-    def __init__(self, files, std, cache_dir):
+    def __init__(self, files, std, cache_dir, root=".", jobs=1):
         self.files, self.std, self.cache_dir = files, std, cache_dir
         from .direct import Manifests
         manifests = Manifests(cache_dir, remember_stats=True)   # one stat a header, not a file
         self.known = [_known(src, std, manifests) for src in files]
         self.running = {}   # id(src) -> (command, when it started, Preprocessing)
+        self.forked = {}    # id(src) -> (pid, the pipe its result comes through)
         changed = [src for src, key in zip(files, self.known) if key is None]
-        if len(changed) == 1:
-            try:
-                cmd = command(changed[0], std)
-                self.running[id(changed[0])] = (cmd, time.time(),
-                                                Preprocessing(changed[0], std, cmd))
-            except FrontEndError:
-                pass   # reported when `preprocessed` tries it again
+        if len(changed) != 1:
+            return
+        src = changed[0]
+        if jobs > 1 and _size(src.path) < FORK_BELOW:
+            self.forked[id(src)] = _fork_front(src, std, cache_dir, root)
+            return
+        try:
+            cmd = command(src, std)
+            self.running[id(src)] = (cmd, time.time(), Preprocessing(src, std, cmd))
+        except FrontEndError:
+            pass   # reported when `preprocessed` tries it again
 
     def fits(self, files, std, cache_dir) -> bool:
         return files is self.files and std == self.std and cache_dir == self.cache_dir
+
+
+FORK_BELOW = 1 << 20   # bytes of source (NOTE [early-compiler])
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return FORK_BELOW
+
+
+def _fork_front(src, std, cache_dir, root):
+    """(pid, read end of a pipe) of a child running `_front` with lowering on `src`; it
+    sends (None, the unit's key, None) when the unit is in the cache, else `_front`'s result."""
+    read, write = os.pipe()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid:
+        os.close(write)
+        return pid, read
+    try:   # the child
+        os.close(read)
+        text, _, error = _front(src, std, cache_dir, root, True, _lowering_modules)
+        from .unitcache import UnitCache
+        key = UnitCache(cache_dir, root).key(text, src.path) if text is not None else None
+        data = pickle.dumps((None, key, None) if key is not None and
+                            os.path.exists(os.path.join(cache_dir, key + ".pickle"))
+                            else (text, None, error))
+        with os.fdopen(write, "wb") as fh:
+            fh.write(data)
+    finally:
+        os._exit(0)
+
+
+def _forked_result(forked, src, std, cache_dir, root) -> tuple:
+    """What the child of `_fork_front` sent; `_front` here if it sent nothing."""
+    pid, read = forked
+    with os.fdopen(read, "rb") as fh:
+        data = fh.read()
+    os.waitpid(pid, 0)
+    try:
+        return pickle.loads(data)
+    except Exception:   # it died: done here
+        return _front(src, std, cache_dir, root, False, _lowering_modules)
 
 
 def _front(src, std, cache_dir, root, lower: bool, meanwhile=None, early=None):
@@ -99,13 +157,15 @@ def preprocessed(files, std, jobs: int = 1, unit_cache=None, root=".", early=Non
     `Early` made for these files."""
     cache_dir = unit_cache.directory if unit_cache is not None else None
     if early is None or not early.fits(files, std, cache_dir):
-        early = Early(files, std, cache_dir) if cache_dir is not None else None
+        early = Early(files, std, cache_dir, root, jobs) if cache_dir is not None else None
     known = early.known if early is not None else [None] * len(files)
     changed = [src for src, key in zip(files, known) if key is None]
     if jobs <= 1 or len(changed) <= 1:
         for src, key in zip(files, known):
             if key is not None:
                 yield src, None, key, None
+            elif early is not None and id(src) in early.forked:
+                yield src, *_forked_result(early.forked.pop(id(src)), src, std, cache_dir, root)
             else:
                 meanwhile = _lowering_modules if _edited(src, std, cache_dir) else None
                 started = early.running.pop(id(src), None) if early is not None else None

@@ -98,7 +98,12 @@ def test_one_changed_file_starts_no_workers(tmp_path, monkeypatch):
     monkeypatch.setattr(pipeline, "_pool", no_pool)
     got = list(pipeline.preprocessed([src, other], None, 2, cache, str(tmp_path)))
     assert got[0][1] is None and got[0][2] is not None    # a.c: its unit's key
-    assert "return 3;" in got[1][1] and got[1][2] is None  # b.c: its text, lowered here
+    # b.c: lowered by one forked process (NOTE [early-compiler]), its unit's key back
+    assert got[1][1] is None and "g" in cache.load(got[1][2]).functions
+    (tmp_path / "b.c").write_text("int g(void) { return 4; }\n")
+    os.utime(tmp_path / "b.c", (PAST + 120, PAST + 120))
+    got = list(pipeline.preprocessed([src, other], None, 1, cache, str(tmp_path)))
+    assert "return 4;" in got[1][1] and got[1][2] is None  # one job: its text, lowered here
 
 
 def test_the_one_changed_file_is_compiled_from_the_early_start(tmp_path, monkeypatch):
@@ -155,3 +160,38 @@ def test_lookups_stat_a_shared_header_once(tmp_path, monkeypatch):
     assert None not in early.known   # both found unchanged
     header = [p for p in seen if p.endswith("h.h")]
     assert len(header) == 1, seen
+
+
+def _one_edited(tmp_path):
+    """Two files in the cache, then b.c edited: (files, cache)."""
+    src = _tree(tmp_path)
+    (tmp_path / "b.c").write_text("int g(void) { return 2; }\n")
+    os.utime(tmp_path / "b.c", (PAST, PAST))
+    other = SourceFile(str(tmp_path / "b.c"), (), str(tmp_path))
+    cache = UnitCache(str(tmp_path / "units"), str(tmp_path))
+    list(pipeline.preprocessed([src, other], None, 1, cache, str(tmp_path)))
+    (tmp_path / "b.c").write_text("int g(void) { return 3; }\n")
+    os.utime(tmp_path / "b.c", (PAST + 60, PAST + 60))
+    return [src, other], cache
+
+
+def test_a_large_edited_file_is_lowered_here(tmp_path, monkeypatch):
+    files, cache = _one_edited(tmp_path)
+    monkeypatch.setattr(pipeline, "FORK_BELOW", 10)   # b.c is larger than that
+    early = pipeline.Early(files, None, cache.directory, str(tmp_path), 2)
+    assert early.forked == {} and list(early.running) == [id(files[1])]
+    got = list(pipeline.preprocessed(files, None, 2, cache, str(tmp_path), early))
+    assert "return 3;" in got[1][1]
+
+
+def test_a_forked_front_end_that_dies_is_done_here(tmp_path, monkeypatch):
+    files, cache = _one_edited(tmp_path)
+    parent, real = os.getpid(), pipeline._front
+
+    def dies_in_the_child(*args, **kw):
+        if os.getpid() != parent:
+            os._exit(3)
+        return real(*args, **kw)
+    monkeypatch.setattr(pipeline, "_front", dies_in_the_child)
+    got = list(pipeline.preprocessed(files, None, 2, cache, str(tmp_path)))
+    assert "return 3;" in got[1][1] and got[1][2] is None and got[1][3] is None
