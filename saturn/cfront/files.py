@@ -61,21 +61,27 @@ def deferred(background: bool):
             _write_in_child(jobs)
 
 
-def _write_in_child(jobs: list) -> None:
+def in_child(work) -> int | None:
+    """Run `work()` in a forked child that then ends (its errors dropped: nothing it does may
+    reach this process's output); the child's pid, or None when no process could be made."""
     sys.stdout.flush()
     sys.stderr.flush()
     try:
         pid = os.fork()
-    except OSError:   # no process to spare: written here
-        for path, make in jobs:
-            write_later(path, make)
-        return
+    except OSError:
+        return None
     if pid:
-        _writers.append(pid)
-        return
-    try:   # the child: nothing it does may reach the parent's output or files but these
+        return pid
+    try:
         import gc
         gc.disable()
+        work()
+    finally:
+        os._exit(0)
+
+
+def _write_in_child(jobs: list) -> None:
+    def write_all():
         for path, make in jobs:
             try:
                 data = make()
@@ -83,8 +89,12 @@ def _write_in_child(jobs: list) -> None:
                     write_atomically(path, data)
             except BaseException:
                 pass
-    finally:
-        os._exit(0)
+    pid = in_child(write_all)
+    if pid is None:   # no process to spare: written here
+        for path, make in jobs:
+            write_later(path, make)
+    else:
+        _writers.append(pid)
 
 
 def wait_writers() -> None:

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import os
 import pickle
-import sys
 import time
 
 from ..collector import no_gc
+from .files import in_child
 from .preprocess import FrontEndError, Preprocessing, command
 
 
@@ -41,8 +41,10 @@ class Early:
         if len(changed) != 1:
             return
         src = changed[0]
-        if jobs > 1 and _size(src.path) < FORK_BELOW:
-            self.forked[id(src)] = _fork_front(src, std, cache_dir, root)
+        forked = _fork_front(src, std, cache_dir, root) \
+            if jobs > 1 and _size(src.path) < FORK_BELOW else None
+        if forked is not None:
+            self.forked[id(src)] = forked
             return
         try:
             cmd = command(src, std)
@@ -65,16 +67,12 @@ def _size(path: str) -> int:
 
 
 def _fork_front(src, std, cache_dir, root):
-    """(pid, read end of a pipe) of a child running `_front` with lowering on `src`; it
-    sends (None, the unit's key, None) when the unit is in the cache, else `_front`'s result."""
+    """(pid, read end of a pipe) of a child running `_front` with lowering on `src` (None if
+    none could be made); it sends (None, the unit's key, None) when the unit is in the cache,
+    else `_front`'s result."""
     read, write = os.pipe()
-    sys.stdout.flush()
-    sys.stderr.flush()
-    pid = os.fork()
-    if pid:
-        os.close(write)
-        return pid, read
-    try:   # the child
+
+    def front():
         os.close(read)
         text, _, error = _front(src, std, cache_dir, root, True, _lowering_modules)
         from .unitcache import UnitCache
@@ -84,8 +82,12 @@ def _fork_front(src, std, cache_dir, root):
                             else (text, None, error))
         with os.fdopen(write, "wb") as fh:
             fh.write(data)
-    finally:
-        os._exit(0)
+    pid = in_child(front)
+    os.close(write)
+    if pid is None:
+        os.close(read)
+        return None
+    return pid, read
 
 
 def _forked_result(forked, src, std, cache_dir, root) -> tuple:
