@@ -37,6 +37,7 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
         self.deferred: dict[str, c_ast.FuncDef] = {}
         self.lowered: list[str] = []
         self.main_file = os.path.normpath(os.path.abspath(tu_path))
+        self.expr_types: dict[int, tuple] = {}   # id(node) -> (node, type): NOTE [linear-lowering]
 
     def coord(self, node) -> N.Coord:
         c = getattr(node, "coord", None)
