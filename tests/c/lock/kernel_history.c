@@ -105,3 +105,27 @@ int init_all(struct mutex *m) {
     mutex_lock(m);                                   // expect: lock.double-lock
     return (int)bits;
 }
+
+/* A read lock taken again where its release was meant: read locks nest across calls, but not
+ * twice by the same function on one path. */
+typedef struct { unsigned int cnts; } rwlock_t;
+void _raw_read_lock(rwlock_t *lock);
+void _raw_read_unlock(rwlock_t *lock);
+static rwlock_t table_rwlock;
+static int table_size;
+void resize_table(int n) {
+    _raw_read_lock(&table_rwlock);
+    if (table_size < n)
+        table_size = n;
+    _raw_read_lock(&table_rwlock);                  // expect: lock.double-lock
+}
+int ok_read_twice(void) {
+    int n;
+    _raw_read_lock(&table_rwlock);
+    n = table_size;
+    _raw_read_unlock(&table_rwlock);
+    _raw_read_lock(&table_rwlock);                  /* released between */
+    n += table_size;
+    _raw_read_unlock(&table_rwlock);
+    return n;
+}
