@@ -129,3 +129,26 @@ int ok_read_twice(void) {
     _raw_read_unlock(&table_rwlock);
     return n;
 }
+
+/* A lock in a block that a function without a body returned: its state is unknown, as an
+ * input's is, and taking it twice is a double lock from either state. */
+struct card { spinlock_t queue_lock; unsigned regs; };
+void *get_drvdata(const void *dev);
+long store_gpio(const void *dev, const char *buf, long count) {
+    struct card *card = get_drvdata(dev);
+    spin_lock(&card->queue_lock);
+    if (buf[0] == '1')
+        card->regs |= 1;
+    else
+        count = -22;
+    spin_lock(&card->queue_lock);                    // expect: lock.double-lock
+    return count;
+}
+long ok_store_gpio(const void *dev, const char *buf, long count) {
+    struct card *card = get_drvdata(dev);
+    spin_lock(&card->queue_lock);
+    if (buf[0] == '1')
+        card->regs |= 1;
+    spin_unlock(&card->queue_lock);
+    return count;
+}
