@@ -78,7 +78,7 @@ def _type_a(ctx, checker, data, uid, obj, known) -> bool:
 
 def _issue(ctx, checker, data, uid, obj, lit, coord, kind, text) -> None:
     double = "lock.double-lock" if kind == ACQ else "lock.double-unlock"
-    if any(r.kind == double and (r.file, r.line, r.col) == (coord.file, coord.line, coord.col)
+    if any(r.kind == double and (r.file, r.line, r.column) == (coord.file, coord.line, coord.col)
            for r in ctx.reports):
         return   # one report a statement: a loop's iterations meet several locks of one shape
     verb = "acquired" if kind == ACQ else "released"
