@@ -62,7 +62,7 @@ class LockChecker(Checker):
     def begin(self, ctx):
         data = ctx.data[self.name] = LockData(FiniteState(ctx.c, 2))
         for attr in ("#lock", "#lockfirst", "#lockcause", "#lockrec", "#mtype", "#readmine",
-                     "#readagain"):
+                     "#readagain", "#lockvague"):
             ctx.ev.attr_defaults[attr] = lambda key, d=data: self._entry_value(d, key)
         ctx.ev.call_hooks.append(CallHook(
             before=lambda call, args, st: self.before(ctx, call, args, st),
@@ -132,6 +132,7 @@ class LockChecker(Checker):
             if op == "init":
                 ctx.ev.set_attr(st, obj, "#lock", fs.const(U), g)
                 ctx.ev.set_attr(st, obj, "#lockrec", self._recursive_attr(ctx, args, st), g)
+                ctx.ev.set_attr(st, obj, "#lockvague", fs.const(0), g)
                 data.known[obj.addr.uid] = ctx.c.OR(data.known.get(obj.addr.uid, -1),
                                                     ctx.c.AND(path, g))
                 continue
@@ -239,7 +240,8 @@ class LockChecker(Checker):
         new = fs.select(old, table)
         first = ev.get_attr(st, obj, "#lockfirst")
         here = c.AND(path, g)
-        enters = c.AND(here, c.AND(-fs.is_(old, E), fs.is_(new, E)))
+        vague = fs.is_(ev.get_attr(st, obj, "#lockvague"), 1)   # NOTE [vague-callees]
+        enters = c.AND_all([here, -fs.is_(old, E), fs.is_(new, E), -vague])
         uid = obj.addr.uid
         if text is not None:
             data.ops.append((uid, here, call.coord, text))

@@ -147,17 +147,21 @@ def _apply_lock(ctx, checker, call, lk, obj, g, old, pins, pouts, st):
     path = ctx.lit(st.guard)
     reported = reported_by_callee(rows)
     first_now = ctx.ev.get_attr(st, obj, "#lockfirst")
+    was_vague = fs.is_(ctx.ev.get_attr(st, obj, "#lockvague"), 1)
     new = old
     for row, en in zip(rows, enabled):
         new = fs.ite(en, fs.const(row[3]), new)
         if row[3] == E:
             kind = REL if row[4] == "release" else ACQ
-            enters = c.AND_all([path, g, en, -fs.is_(old, E)])
+            enters = c.AND_all([path, g, en, -fs.is_(old, E), -was_vague])
             data.errors.append((obj.addr.uid, enters, call.coord, kind, first_now, reported,
                                 call.text))
             ctx.ev.set_attr(st, obj, "#lockcause", fs.const(kind), c.AND(g, c.AND(en, -fs.is_(old, E))))
     changes = any(r[1] != r[3] for r in rows if r[3] != E)
     ctx.ev.set_attr(st, obj, "#lock", new, c.AND(g, -stuck))
+    vague = c.OR_all(en for row, en in zip(rows, enabled) if _vague_row(rows, row))
+    if vague != FALSE:   # NOTE [vague-callees]
+        ctx.ev.set_attr(st, obj, "#lockvague", fs.const(1), c.AND(g, vague))
     if changes:
         data.ops.append((obj.addr.uid, c.AND(path, g), call.coord,
                          f"'{call.text}' changes the state of {obj.display} ({lk['name']} in its summary)"))
@@ -167,6 +171,19 @@ def _apply_lock(ctx, checker, call, lk, obj, g, old, pins, pouts, st):
         ctx.ev.set_attr(st, obj, "#lockfirst", fs.ite(fs.is_(cur, 0), fs.const(first), cur), g)
     if any(r[1] in (U, "*") and r[3] == L for r in rows):
         data.acquires.append((obj.addr.uid, c.AND(path, c.AND(g, fs.is_(new, L))), call.coord))
+
+
+# NOTE [vague-callees]: a callee whose summary says that under one condition it may return
+# with the lock held or not (its Type B report, or the owner-field recursion of a hand-made
+# recursive mutex that no proposition tells apart) leaves the caller not knowing the state.
+# A double lock or unlock that follows in the caller only on such paths is that callee's
+# vagueness, reported once in the callee, not again in every caller: the `#lockvague`
+# attribute marks the lock from then on, and errors entered under it are not recorded.
+def _vague_row(rows, row) -> bool:
+    """The row is one of several outcomes, held and not held, for one entry condition."""
+    ins, s, outs = row[0], row[1], row[2]
+    exits = {r[3] for r in rows if r[0] == ins and r[1] == s and r[2] == outs}
+    return {U, L} <= exits
 
 
 def _expected_first(rows) -> int:
