@@ -151,30 +151,39 @@ def analyze_program(program: Program, checkers, options: Options, log, progress=
     def runner(keys, summaries):
         return unit_runner(program, keys, summaries)
 
+    lost: set[str] = set()   # functions whose worker died: not saved, the next run tries again
+
     def on_done(unit_results):
         for res in unit_results:
             results[res.key] = res
-            if cache is not None and not res.reused:
+            if cache is not None and not res.reused and res.key not in lost:
                 cache.save(res)
             if progress:
                 progress(len(results), len(program.functions))
         return {r.key: r.summaries for r in unit_results if r.status == "ok"}
 
-    def stuck(keys):   # NOTE [hard-deadline] in interproc/pools.py
+    def on_lost(keys, why):   # NOTE [lost-units] and [hard-deadline] in interproc/pools.py
         out = []
         for key in keys:
-            res = _incomplete(key, program.functions[key],
-                              f"timed out after {options.timeout:g}s (--timeout; stopped "
-                              "inside the SAT solver)")
-            res.timed_out, res.seconds = True, 2 * options.timeout
+            fn = program.functions[key]
+            if why.startswith("timed out"):
+                res = _incomplete(key, fn, f"timed out after {options.timeout:g}s (--timeout; "
+                                           "stopped inside the SAT solver)")
+                res.timed_out, res.seconds = True, 2 * options.timeout
+            else:   # (an internal error is logged with the others below)
+                res = _incomplete(key, fn, why if "internal error" in why
+                                  else f"not analysed: {why}")
+                lost.add(key)
+                if "internal error" not in why:
+                    log(f"{fn.file}:{fn.line}:1: warning: '{fn.name}' not analysed: {why}")
             out.append(res)
         return out
 
     pool = None
     if scheduler:
         pool = pools.DaskPool(scheduler, program, unit_runner)
-    elif jobs > 1 or options.timeout:   # a worker process, so a stuck one can be stopped
-        pool = pools.LocalPool(jobs, runner, options.timeout, stuck)
+    else:   # in worker processes even with one job: NOTE [lost-units]
+        pool = pools.LocalPool(jobs, runner, options.timeout, on_lost)
     try:
         schedule.run(program, runner, jobs, on_done, cache.lookup if cache is not None else None,
                      pool, memo=cache)
