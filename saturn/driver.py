@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import gc
 import os
+import re
 import resource
 import signal
 import sys
@@ -33,7 +34,7 @@ class RunResult:
 
 def load_program(discovery: Discovery, std, root, phases, log, unit_cache=None, jobs: int = 1,
                  early=None):
-    """(program, files parsed, files skipped). Each unit is lowered on its own and absorbed in
+    """(program, files parsed, files skipped as `_skip` gives them). Each unit is lowered on its own and absorbed in
     the files' order (NOTE [unit-cache] in cfront/unitcache.py).
 
     NOTE [frozen-program]: the lowered program is millions of objects that live until the run
@@ -42,7 +43,7 @@ def load_program(discovery: Discovery, std, root, phases, log, unit_cache=None, 
     — so no collection walks it again and forked workers share its pages instead of copying
     them; the process ends with os._exit
     (__main__.py) rather than freeing it object by object."""
-    program, skipped = Program(), 0
+    program, skipped = Program(), []
     t0 = time.perf_counter()
     for src, text, key, error in preprocessed(discovery.files, std, jobs, unit_cache, root,
                                               early):
@@ -60,17 +61,29 @@ def load_program(discovery: Discovery, std, root, phases, log, unit_cache=None, 
                 program.absorb(unit)
                 gc.freeze()
         except FrontEndError as exc:
-            log(str(exc))
-            skipped += 1
+            skipped.append(_skip(src.path, str(exc), log))
         except RecursionError:
-            log(f"{src.path}:1:1: error: nesting too deep to parse")
-            skipped += 1
+            skipped.append(_skip(src.path, f"{src.path}:1:1: error: nesting too deep to parse",
+                                 log))
         t0 = time.perf_counter()
         phases["lower"] += t0 - t1
     gc.freeze()
     for w in program.warnings:
         log(w)
-    return program, len(discovery.files) - skipped, skipped
+    return program, len(discovery.files) - len(skipped), skipped
+
+
+_ERROR = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): error: (?P<msg>.*)$", re.S)
+
+
+def _skip(path: str, message: str, log) -> dict:
+    """A skipped file as the outputs list it (SARIF: a tool execution notification)."""
+    log(message)
+    m = _ERROR.match(message)
+    if m is None:
+        return {"file": path, "line": 0, "column": 0, "message": message}
+    return {"file": m["file"], "line": int(m["line"]), "column": int(m["col"]),
+            "message": m["msg"]}
 
 
 class FunctionTimeout(Exception):
@@ -246,8 +259,13 @@ def run_check(discovery: Discovery, checkers, options: Options, std=None, root="
     assign_fingerprints(reports)
     unsupported = sum(1 for res in results.values() for n in res.notes
                       if res.status == "ok" and "internal error" not in n)
+    skipped += [{"file": path, "line": 0, "column": 0, "message": "no such file or directory"}
+                for path in discovery.missing]   # counted, and named on the last line
+    for skip in skipped:
+        skip["file"] = rel(skip["file"])
     stats = {
-        "files": parsed, "skipped_files": skipped, "functions": len(program.functions),
+        "files": parsed, "skipped_files": len(skipped), "skipped": skipped,
+        "functions": len(program.functions),
         "incomplete": sum(1 for r in results.values() if r.status != "ok"),
         "reused": sum(1 for r in results.values() if r.reused), "lines": program.lines,
         "unsupported": unsupported,
