@@ -171,7 +171,6 @@ def _check(args) -> int:
     if store is not None:   # NOTE [early-compiler]: before the analysis stack is imported
         from .cfront.pipeline import Early
         early = Early(discovery.files, args.std, store.path + ".units", args.root, args.jobs)
-    from . import __version__
     from .collector import no_gc
     with no_gc():   # and frozen, as __main__.py does for the rest
         from .driver import run_check
@@ -184,11 +183,7 @@ def _check(args) -> int:
     if store is not None:
         from .cfront.unitcache import UnitCache
         unit_cache = UnitCache(store.path + ".units", args.root, background=args.jobs > 1)
-        from .cache import ResultCache
-
-        def cache_factory(program):
-            caches.append(ResultCache(store, program, checkers, options, __version__))
-            return caches[0]
+        cache_factory = _caches(store, checkers, options, caches)
     with _progress_bar() as progress:
         try:
             result = run_check(discovery, checkers, options, args.std, args.root,
@@ -205,6 +200,17 @@ def _check(args) -> int:
               for e in failed]
     reports = _ci_filter(result, args, known, failed)
     return _emit(args, reports, result.stats, failed)
+
+
+def _caches(store, checkers, options, made: list):
+    """A ResultCache factory that keeps what it made in `made` (NOTE [failed-store])."""
+    from . import __version__
+    from .cache import ResultCache
+
+    def factory(program):
+        made.append(ResultCache(store, program, checkers, options, __version__))
+        return made[-1]
+    return factory
 
 
 def _checker_names(args) -> list[str] | None:

@@ -135,6 +135,20 @@ def analyze_one(program, key, checkers, options: Options, callee_sums) -> Functi
     return res
 
 
+def _stand_in(fn, options: Options, why: str, log) -> FunctionResult:
+    """The result of a function its worker did not give back: stopped past the hard deadline,
+    or lost with the worker (NOTE [lost-units] in interproc/pools.py)."""
+    if why.startswith("timed out"):
+        res = _incomplete(fn.key, fn, f"timed out after {options.timeout:g}s (--timeout; "
+                                      "stopped inside the SAT solver)")
+        res.timed_out, res.seconds = True, 2 * options.timeout
+        return res
+    if "internal error" in why:   # logged with the others, by analyze_program
+        return _incomplete(fn.key, fn, why)
+    log(f"{fn.file}:{fn.line}:1: warning: '{fn.name}' not analysed: {why}")
+    return _incomplete(fn.key, fn, f"not analysed: {why}")
+
+
 def _incomplete(key, fn, why) -> FunctionResult:
     return FunctionResult(key, status="incomplete", notes=[f"{fn.file}:{fn.line}: {why}"])
 
@@ -176,21 +190,9 @@ def analyze_program(program: Program, checkers, options: Options, log, progress=
         return {r.key: r.summaries for r in unit_results if r.status == "ok"}
 
     def on_lost(keys, why):   # NOTE [lost-units] and [hard-deadline] in interproc/pools.py
-        out = []
-        for key in keys:
-            fn = program.functions[key]
-            if why.startswith("timed out"):
-                res = _incomplete(key, fn, f"timed out after {options.timeout:g}s (--timeout; "
-                                           "stopped inside the SAT solver)")
-                res.timed_out, res.seconds = True, 2 * options.timeout
-            else:   # (an internal error is logged with the others below)
-                res = _incomplete(key, fn, why if "internal error" in why
-                                  else f"not analysed: {why}")
-                lost.add(key)
-                if "internal error" not in why:
-                    log(f"{fn.file}:{fn.line}:1: warning: '{fn.name}' not analysed: {why}")
-            out.append(res)
-        return out
+        if not why.startswith("timed out"):
+            lost.update(keys)
+        return [_stand_in(program.functions[key], options, why, log) for key in keys]
 
     pool = None
     if scheduler:
