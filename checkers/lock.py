@@ -35,6 +35,7 @@ class LockData:
         self.read_before_lock = None  # inputs read before the first lock operation (a set)
         self.inherited: dict = {}     # callees' flags that are entry values here (lock_summary)
         self.prop_lits: list = []   # the summary's proposition literals (lock_summary.infer)
+        self.read_again: list = []  # (addr uid, lit, coord, first, text): NOTE [read-again]
 
     def first_op(self, ctx) -> None:
         if self.read_before_lock is None:
@@ -60,7 +61,8 @@ class LockChecker(Checker):
 
     def begin(self, ctx):
         data = ctx.data[self.name] = LockData(FiniteState(ctx.c, 2))
-        for attr in ("#lock", "#lockfirst", "#lockcause", "#lockrec", "#mtype"):
+        for attr in ("#lock", "#lockfirst", "#lockcause", "#lockrec", "#mtype", "#readmine",
+                     "#readagain"):
             ctx.ev.attr_defaults[attr] = lambda key, d=data: self._entry_value(d, key)
         ctx.ev.call_hooks.append(CallHook(
             before=lambda call, args, st: self.before(ctx, call, args, st),
@@ -154,7 +156,41 @@ class LockChecker(Checker):
                 self.transition(ctx, st, obj, {U: L, L: L, R: E}, kind, ctx.c.AND(under, rec),
                                 call, path, text)
                 under = ctx.c.AND(under, -rec)
+            if mode == "r" or kind == REL:
+                self._read_again(ctx, st, obj, kind, under, call, path, text)
             self.transition(ctx, st, obj, table, kind, under, call, path, text)
+
+    # NOTE [read-again]: read locks nest (`read_lock(l); read_lock(l); read_unlock(l);` holds l
+    # once), but a function that takes a read lock it already holds from its own acquire on
+    # that path, and returns without releasing it after, has written an acquire for a release
+    # (`read_lock(l); ...; read_lock(l);` where the second was meant to be read_unlock). The
+    # `#readmine` attribute marks a read lock this function's own call took, `#readagain` one
+    # it took again since; an exit with `#readagain` set is a double lock at the second acquire
+    # (`read_again_errors`, at the exit). The lock's state machine is unchanged.
+    def _read_again(self, ctx, st, obj, kind, under, call, path, text) -> None:
+        data, fs, ev = ctx.data[self.name], ctx.data[self.name].fs, ctx.ev
+        if kind == REL:
+            ev.set_attr(st, obj, "#readmine", fs.const(0), under)
+            ev.set_attr(st, obj, "#readagain", fs.const(0), under)
+            return
+        again = ctx.c.AND_all([under, fs.is_(ev.get_attr(st, obj, "#readmine"), 1),
+                               fs.is_(ev.get_attr(st, obj, "#lock"), R)])
+        if again != -TRUE:
+            data.read_again.append((obj.addr.uid, ctx.c.AND(path, again), call.coord,
+                                    ev.get_attr(st, obj, "#lockfirst"), call.text))
+            ev.set_attr(st, obj, "#readagain", fs.const(1), again)
+        ev.set_attr(st, obj, "#readmine", fs.const(1), under)
+
+    def read_again_errors(self, ctx, exit_state) -> None:
+        """Acquires of NOTE [read-again] that reach the exit unreleased, as errors."""
+        data = ctx.data[self.name]
+        if exit_state is None:
+            return
+        out = ctx.lit(exit_state.guard)
+        for uid, here, coord, first, text in data.read_again:
+            held = data.fs.is_(exit_state.attrs.get((uid, "#readagain"), data.fs.const(0)), 1)
+            data.errors.append((uid, ctx.c.AND_all([here, out, held]), coord, ACQ, first,
+                                False, text))
 
     def _assume_held(self, ctx, locks, st) -> None:
         """`lockdep_assert_held(l)` (with lockdep configured in) and `__must_hold(l)`: paths
@@ -216,6 +252,7 @@ class LockChecker(Checker):
 
     # -- exit --------------------------------------------------------------------------------------
     def finish(self, ctx, exit_state):
+        self.read_again_errors(ctx, exit_state)
         summary = lock_summary.infer(ctx, self, exit_state)
         set_summary(ctx, self.name, summary)
         lock_reports.report(ctx, self, exit_state, summary)

@@ -18,8 +18,8 @@ def report(ctx, checker, exit_state, summary) -> None:
         steps = ctx.interface_steps(obj, roots)
         by_uid[uid] = steps
         known = uid in data.known
-        if steps is None and not known:
-            continue  # a lock only this function sees, of unknown state: nothing to say
+        # A lock only this function sees (in a block an unknown function returned) has an
+        # unknown state, as an input's has: a double lock from both states is one all the same.
         if _type_a(ctx, checker, data, uid, obj, known):
             continue
         if exit_state is not None and steps is None and known:

@@ -37,6 +37,7 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
         self.deferred: dict[str, c_ast.FuncDef] = {}
         self.lowered: list[str] = []
         self.main_file = os.path.normpath(os.path.abspath(tu_path))
+        self.expr_types: dict[int, tuple] = {}   # id(node) -> (node, type): NOTE [linear-lowering]
 
     def coord(self, node) -> N.Coord:
         c = getattr(node, "coord", None)
@@ -126,8 +127,8 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
         static = "static" in (node.storage or [])
         key = self.static_key(node.name, node) if static else node.name
         sym = N.Symbol(node.name, t, "global", new_uid(), key=key)
-        quals = getattr(node, "quals", None) or []
-        g = self.program.add_global(GlobalVar(sym, self.coord(node).file, static, "const" in quals))
+        g = self.program.add_global(GlobalVar(sym, self.coord(node).file, static,
+                                              object_is_const(node.type)))
         self.file_scope.names[node.name] = g.sym
         return g
 
@@ -273,6 +274,15 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
             params.append(sym)
             self.scope.names[name] = sym
         return params
+
+
+def object_is_const(dtype) -> bool:
+    """Whether the declared object itself is const: `const int x` and `int *const p` are,
+    `const struct s *p` (a pointer to const, which the program may point elsewhere) is not.
+    An array is as const as its elements."""
+    while isinstance(dtype, c_ast.ArrayDecl):
+        dtype = dtype.type
+    return "const" in (getattr(dtype, "quals", None) or [])
 
 
 def lower_unit(program: Program, ast: c_ast.FileAST, tu_path: str, relpath=os.path.relpath,

@@ -19,8 +19,10 @@ class GlobalVar:
 
     @property
     def keeps_initializer(self) -> bool:
-        """A static (or const) that nothing else can change keeps its initial value (or zero)."""
-        return self.const or (self.static and not self.written and not self.address_taken)
+        """A static (or const) that nothing else can change keeps its initial value (or zero).
+        An extern const defined in a file not checked has a value we do not know."""
+        return (self.const and (self.static or self.has_init)) or \
+            (self.static and not self.written and not self.address_taken)
 
 
 @dataclass

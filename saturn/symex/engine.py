@@ -51,16 +51,25 @@ class FunctionResult:
     timed_out: bool = False
 
 
+# NOTE [havoc-passes]: a loop whose exit k iterations cannot reach (`for (i = 0; i < 8; i++)`)
+# hides the code after it; a pass that havocs it (§2.6.6) may then reach another such loop,
+# which the next pass havocs too (the loops of an init function, one after the other). Passes
+# stop when no new loop is stuck, or after MAX_PASSES. A loop is stuck when no path leaves it
+# for code that can return (`_can_leave` asks the solver).
+MAX_PASSES = 6
+
+
 def analyze_function(program, fn: N.Function, checkers, options: Options, summaries=None):
-    """Analyse `fn`; a second pass havocs loops whose exit k iterations could not reach."""
+    """Analyse `fn`; another pass havocs the loops whose exit k iterations could not reach
+    (NOTE [havoc-passes])."""
     unroller = Unroller(fn, options.unroll)
     havoc: set[int] = set()
-    for _ in range(2):
+    for _ in range(MAX_PASSES):
         ctx, stuck = _run(program, fn, unroller, checkers, options, summaries or {}, havoc)
-        if not stuck or stuck <= havoc:
+        if stuck <= havoc:
             break
         ctx.dispose()
-        havoc = stuck
+        havoc = havoc | stuck
     result = FunctionResult(fn.key, ctx.reports, dict(ctx.data.get("<summaries>", {})),
                             sorted(set(fn.notes) | ctx.ev.notes), "ok", len(havoc))
     ctx.dispose()
@@ -108,7 +117,8 @@ def _run(program, fn, unroller, checkers, options, summaries, havoc):
     pending: dict[tuple, list[State]] = {start: [State(guards.true)]}
     heap = [(unroller.sort_key(start), start)]
     entries: dict[tuple, State] = {}
-    exited, entered = set(), set()
+    exits, entered = {}, set()   # loop header -> guards of the states leaving it
+    returning = _returning(fn)
     exit_states = []
     while heap:
         _, key = heapq.heappop(heap)
@@ -130,7 +140,10 @@ def _run(program, fn, unroller, checkers, options, summaries, havoc):
             out = outs.get(label)
             if out is None or out.guard == guards.false:
                 continue
-            exited.update(h for h, i in ictx if i != HAVOC and all(h2 != h for h2, _ in succ[1]))
+            if succ[0] in returning:   # leaving through `panic()` does not count
+                for h, i in ictx:
+                    if i != HAVOC and all(h2 != h for h2, _ in succ[1]):
+                        exits.setdefault(h, []).append(out.guard)
             if succ not in pending:
                 pending[succ] = []
                 heapq.heappush(heap, (unroller.sort_key(succ), succ))
@@ -143,8 +156,40 @@ def _run(program, fn, unroller, checkers, options, summaries, havoc):
         "modifies": interface.modified(ev, final) if final is not None else [],
         "returns": interface.returned(ctx, final),
         "sign": interface.return_sign(ctx, final)}
-    stuck = {h for h in entered if h not in exited and _has_exit(fn, unroller.loops[h])}
+    stuck = {h for h in entered
+             if _has_exit(fn, unroller.loops[h]) and not _can_leave(ctx, exits.get(h, ()))}
     return ctx, stuck
+
+
+def _can_leave(ctx, guards) -> bool:
+    """Whether a path can leave the loop (NOTE [havoc-passes]): a guard is a BDD over branch
+    literals, so an exit whose condition no model satisfies (`p != q` where only both null
+    would make them equal, and p was dereferenced) still has a guard; the solver says. Over a
+    small budget, or on a formula too big to ask about, it can."""
+    if not guards:
+        return False
+    if not ctx.session.affordable():
+        return True
+    lit = ctx.c.OR_all(ctx.lit(g) for g in guards)
+    return ctx.session.may(lit, budget=EXIT_QUERY_BUDGET) is not None
+
+
+EXIT_QUERY_BUDGET = 2_000   # conflicts
+
+
+def _returning(fn) -> set[int]:
+    """The blocks from which the CFG reaches the function's exit."""
+    preds: dict[int, list[int]] = {}
+    for b in fn.blocks.values():
+        for succ in N.successors(b):
+            preds.setdefault(succ, []).append(b.id)
+    seen, todo = {fn.exit}, [fn.exit]
+    while todo:
+        for p in preds.get(todo.pop(), ()):
+            if p not in seen:
+                seen.add(p)
+                todo.append(p)
+    return seen
 
 
 def _has_exit(fn, body) -> bool:
@@ -166,6 +211,9 @@ def _havoc(ev, st: State, entry: State | None) -> None:
     for obj, value in list(st.store.items()):
         if not same(ev, entry.store.get(obj), value):   # NOTE [lazy-values]
             st.store[obj] = ev.fresh_value(obj.type, obj.display)
+            for loc, _ in getattr(st.store[obj], "entries", ()):
+                if loc is not None:   # NOTE [havoc-pointers] in symex/expr.py
+                    ev.anywhere.add(loc.uid)
     st.attrs = dict(entry.attrs)
 
 

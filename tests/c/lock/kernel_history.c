@@ -1,0 +1,154 @@
+/* Shapes of double locks the kernel fixed, written anew (no kernel code): what hid them was
+ * the engine's model of the code around the lock, not the lock operations. */
+typedef struct raw_spinlock { unsigned int val; } raw_spinlock_t;
+typedef struct spinlock { union { struct raw_spinlock rlock; }; } spinlock_t;
+struct mutex { long owner; };
+void _raw_spin_lock(raw_spinlock_t *lock);
+void _raw_spin_unlock(raw_spinlock_t *lock);
+void mutex_lock_nested(struct mutex *lock, unsigned int subclass);
+void mutex_unlock(struct mutex *lock);
+void panic(const char *msg) __attribute__((noreturn));
+static inline void spin_lock(spinlock_t *lock) { _raw_spin_lock(&lock->rlock); }
+static inline void spin_unlock(spinlock_t *lock) { _raw_spin_unlock(&lock->rlock); }
+#define mutex_lock(l) mutex_lock_nested(l, 0)
+#define offsetof(T, m) __builtin_offsetof(T, m)
+#define container_of(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))
+struct list_head { struct list_head *next, *prev; };
+#define list_for_each(p, h) for (p = (h)->next; p != (h); p = p->next)
+
+/* A pointer to const is not a const object: the probe points it at a table. Reading through it
+ * must not end every path (a null "initial value" did), so the handler returns. */
+struct config { int shadow; };
+static const struct config *config;
+static spinlock_t state_lock, mask_lock;
+static unsigned mask_shadow;
+static unsigned read_mask(void) {
+    unsigned m = 0;
+    if (config->shadow) {
+        spin_lock(&mask_lock);
+        m = mask_shadow;
+        spin_unlock(&mask_lock);
+    }
+    return m;
+}
+int irq_handler(void) {
+    int handled = 0;
+    spin_lock(&state_lock);
+    if (read_mask())
+        handled = 1;
+    spin_lock(&state_lock);                          // expect: lock.double-lock
+    return handled;
+}
+void probe(const struct config *c) { config = c; }
+
+/* An extern const defined elsewhere has a value we do not know (not zero). */
+struct mask { unsigned long bits[1]; };
+extern const struct mask *const online_mask;
+static int online(int cpu) { return (online_mask->bits[0] >> cpu) & 1; }
+void per_cpu_work(struct mutex *m, int cpu) {
+    mutex_lock(m);
+    if (online(cpu))
+        mutex_unlock(m);
+    mutex_lock(m);                                   // expect: lock.double-lock
+    mutex_unlock(m);
+}
+
+/* A walk over a circular list ends where it started (the empty list included). */
+struct entry { int key; struct list_head node; };
+struct table { struct mutex lock; struct list_head buckets[32]; };
+int lookup(struct table *t, int key) {
+    struct list_head *p;
+    int slot, found = 0;
+    mutex_lock(&t->lock);
+    for (slot = 0; slot < 32; slot++)
+        list_for_each(p, &t->buckets[slot])
+            if (container_of(p, struct entry, node)->key == key)
+                found = 1;
+    mutex_lock(&t->lock);                            // expect: lock.double-lock
+    return found;
+}
+int ok_lookup(struct table *t, int key) {
+    struct list_head *p;
+    int found = 0;
+    mutex_lock(&t->lock);
+    list_for_each(p, &t->buckets[0])
+        if (container_of(p, struct entry, node)->key == key)
+            found = 1;
+    mutex_unlock(&t->lock);
+    return found;
+}
+
+/* A list whose nodes carry a payload, walked until the cursor is back at the head cast to a
+ * node: the havoc pass's unknown cursor may be the head. */
+struct buf { struct buf *next, *prev; int owner; };
+struct queue { struct buf *next, *prev; int len; spinlock_t lock; };
+void drop_owned(struct queue *q, int owner) {
+    struct buf *b, *tmp;
+    spin_lock(&q->lock);
+    for (b = q->next, tmp = b->next; b != (struct buf *)q; b = tmp, tmp = b->next)
+        if (b->owner == owner)
+            b->owner = 0;
+    spin_lock(&q->lock);                             // expect: lock.double-lock
+}
+
+/* Loops one after another, each with more iterations than the unrolling: the code after the
+ * last is reached; a way out of the loop through panic() does not count as its exit. */
+static int counters[8];
+int init_all(struct mutex *m) {
+    int i;
+    unsigned long bits = 0, n = 512;
+    mutex_lock(m);
+    for (i = 0; i < 8; i++)
+        if (counters[i] < 0)
+            panic("counter");
+    do { bits++; } while (n >> bits);
+    mutex_lock(m);                                   // expect: lock.double-lock
+    return (int)bits;
+}
+
+/* A read lock taken again where its release was meant: read locks nest across calls, but not
+ * twice by the same function on one path. */
+typedef struct { unsigned int cnts; } rwlock_t;
+void _raw_read_lock(rwlock_t *lock);
+void _raw_read_unlock(rwlock_t *lock);
+static rwlock_t table_rwlock;
+static int table_size;
+void resize_table(int n) {
+    _raw_read_lock(&table_rwlock);
+    if (table_size < n)
+        table_size = n;
+    _raw_read_lock(&table_rwlock);                  // expect: lock.double-lock
+}
+int ok_read_twice(void) {
+    int n;
+    _raw_read_lock(&table_rwlock);
+    n = table_size;
+    _raw_read_unlock(&table_rwlock);
+    _raw_read_lock(&table_rwlock);                  /* released between */
+    n += table_size;
+    _raw_read_unlock(&table_rwlock);
+    return n;
+}
+
+/* A lock in a block that a function without a body returned: its state is unknown, as an
+ * input's is, and taking it twice is a double lock from either state. */
+struct card { spinlock_t queue_lock; unsigned regs; };
+void *get_drvdata(const void *dev);
+long store_gpio(const void *dev, const char *buf, long count) {
+    struct card *card = get_drvdata(dev);
+    spin_lock(&card->queue_lock);
+    if (buf[0] == '1')
+        card->regs |= 1;
+    else
+        count = -22;
+    spin_lock(&card->queue_lock);                    // expect: lock.double-lock
+    return count;
+}
+long ok_store_gpio(const void *dev, const char *buf, long count) {
+    struct card *card = get_drvdata(dev);
+    spin_lock(&card->queue_lock);
+    if (buf[0] == '1')
+        card->regs |= 1;
+    spin_unlock(&card->queue_lock);
+    return count;
+}
