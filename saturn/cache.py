@@ -9,7 +9,7 @@ import json
 import re
 from collections.abc import Mapping
 
-from summaries.store import summary_text
+from summaries.store import StoreError, summary_text
 
 from .ir.digest import NUMBER, ir_digest, number_as
 from .codehash import code_fingerprint
@@ -32,6 +32,19 @@ class ResultCache:
         # The database's rows, read at the first lookup; each function's dropped at its own
         # (it is looked up once: NOTE [scc-steps]), the texts it keeps are the hit's.
         self.stored: dict | None = None
+        self.error: str | None = None   # NOTE [failed-store]
+
+    def _store(self, method, *args, default=None):
+        """NOTE [failed-store]: a database that fails during the run (a corrupt page, a full
+        disk) is not used again, and the run goes on: its reports are printed, then the error
+        (`self.error`), and the exit status is 2."""
+        if self.error is not None:
+            return default
+        try:
+            return method(*args)
+        except StoreError as exc:
+            self.error = str(exc)
+            return default
 
     def key_for(self, keys, summaries: dict) -> str:
         """One key for a unit: its members' IR and the summaries of the callees outside it."""
@@ -60,7 +73,7 @@ class ResultCache:
 
     def _stored(self, fkey, ck):
         if self.stored is None:
-            self.stored = self.store.stored_rows()
+            self.stored = self._store(self.store.stored_rows, default={})
         rows = {name: row for name, (key, row) in self.stored.pop(fkey, {}).items()
                 if key == ck} if ck else {}
         if not all(name in rows for name in self.names):
@@ -83,11 +96,11 @@ class ResultCache:
 
     def stored_order(self, shape: str) -> str | None:
         """The schedule's order kept for a call graph of this shape (interproc/schedule.py)."""
-        kept = self.store.meta("schedule")
+        kept = self._store(self.store.meta, "schedule")
         return kept[len(shape) + 1:] if kept and kept.startswith(shape + " ") else None
 
     def store_order(self, shape: str, order: str) -> None:
-        self.store.set_meta("schedule", f"{shape} {order}")
+        self._store(self.store.set_meta, "schedule", f"{shape} {order}")
 
     def _digest(self, summaries) -> str:
         """The digest of a unit result's summaries, as their stored text would give it."""
@@ -102,12 +115,12 @@ class ResultCache:
             return   # if the run is killed first, the next one moves them again
         self.digests[res.key] = self._digest(res.summaries)
         from .driver import store_rows
-        self.store.put(store_rows(self.program, {res.key: res}, self.checkers, self.version,
-                                  {res.key: self.keys.get(res.key, "")}))
+        self._store(self.store.put, store_rows(self.program, {res.key: res}, self.checkers,
+                                               self.version, {res.key: self.keys.get(res.key, "")}))
 
     def flush(self) -> None:
         if self.moved:
-            self.store.move(self.moved)
+            self._store(self.store.move, self.moved)
             self.moved = []
 
 

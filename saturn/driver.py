@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import gc
 import os
+import re
 import resource
 import signal
 import sys
@@ -33,7 +34,7 @@ class RunResult:
 
 def load_program(discovery: Discovery, std, root, phases, log, unit_cache=None, jobs: int = 1,
                  early=None):
-    """(program, files parsed, files skipped). Each unit is lowered on its own and absorbed in
+    """(program, files parsed, files skipped as `_skip` gives them). Each unit is lowered on its own and absorbed in
     the files' order (NOTE [unit-cache] in cfront/unitcache.py).
 
     NOTE [frozen-program]: the lowered program is millions of objects that live until the run
@@ -42,7 +43,7 @@ def load_program(discovery: Discovery, std, root, phases, log, unit_cache=None, 
     — so no collection walks it again and forked workers share its pages instead of copying
     them; the process ends with os._exit
     (__main__.py) rather than freeing it object by object."""
-    program, skipped = Program(), 0
+    program, skipped = Program(), []
     t0 = time.perf_counter()
     for src, text, key, error in preprocessed(discovery.files, std, jobs, unit_cache, root,
                                               early):
@@ -60,17 +61,29 @@ def load_program(discovery: Discovery, std, root, phases, log, unit_cache=None, 
                 program.absorb(unit)
                 gc.freeze()
         except FrontEndError as exc:
-            log(str(exc))
-            skipped += 1
+            skipped.append(_skip(src.path, str(exc), log))
         except RecursionError:
-            log(f"{src.path}:1:1: error: nesting too deep to parse")
-            skipped += 1
+            skipped.append(_skip(src.path, f"{src.path}:1:1: error: nesting too deep to parse",
+                                 log))
         t0 = time.perf_counter()
         phases["lower"] += t0 - t1
     gc.freeze()
     for w in program.warnings:
         log(w)
-    return program, len(discovery.files) - skipped, skipped
+    return program, len(discovery.files) - len(skipped), skipped
+
+
+_ERROR = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): error: (?P<msg>.*)$", re.S)
+
+
+def _skip(path: str, message: str, log) -> dict:
+    """A skipped file as the outputs list it (SARIF: a tool execution notification)."""
+    log(message)
+    m = _ERROR.match(message)
+    if m is None:
+        return {"file": path, "line": 0, "column": 0, "message": message}
+    return {"file": m["file"], "line": int(m["line"]), "column": int(m["col"]),
+            "message": m["msg"]}
 
 
 class FunctionTimeout(Exception):
@@ -122,6 +135,20 @@ def analyze_one(program, key, checkers, options: Options, callee_sums) -> Functi
     return res
 
 
+def _stand_in(fn, options: Options, why: str, log) -> FunctionResult:
+    """The result of a function its worker did not give back: stopped past the hard deadline,
+    or lost with the worker (NOTE [lost-units] in interproc/pools.py)."""
+    if why.startswith("timed out"):
+        res = _incomplete(fn.key, fn, f"timed out after {options.timeout:g}s (--timeout; "
+                                      "stopped inside the SAT solver)")
+        res.timed_out, res.seconds = True, 2 * options.timeout
+        return res
+    if "internal error" in why:   # logged with the others, by analyze_program
+        return _incomplete(fn.key, fn, why)
+    log(f"{fn.file}:{fn.line}:1: warning: '{fn.name}' not analysed: {why}")
+    return _incomplete(fn.key, fn, f"not analysed: {why}")
+
+
 def _incomplete(key, fn, why) -> FunctionResult:
     return FunctionResult(key, status="incomplete", notes=[f"{fn.file}:{fn.line}: {why}"])
 
@@ -151,30 +178,27 @@ def analyze_program(program: Program, checkers, options: Options, log, progress=
     def runner(keys, summaries):
         return unit_runner(program, keys, summaries)
 
+    lost: set[str] = set()   # functions whose worker died: not saved, the next run tries again
+
     def on_done(unit_results):
         for res in unit_results:
             results[res.key] = res
-            if cache is not None and not res.reused:
+            if cache is not None and not res.reused and res.key not in lost:
                 cache.save(res)
             if progress:
                 progress(len(results), len(program.functions))
         return {r.key: r.summaries for r in unit_results if r.status == "ok"}
 
-    def stuck(keys):   # NOTE [hard-deadline] in interproc/pools.py
-        out = []
-        for key in keys:
-            res = _incomplete(key, program.functions[key],
-                              f"timed out after {options.timeout:g}s (--timeout; stopped "
-                              "inside the SAT solver)")
-            res.timed_out, res.seconds = True, 2 * options.timeout
-            out.append(res)
-        return out
+    def on_lost(keys, why):   # NOTE [lost-units] and [hard-deadline] in interproc/pools.py
+        if not why.startswith("timed out"):
+            lost.update(keys)
+        return [_stand_in(program.functions[key], options, why, log) for key in keys]
 
     pool = None
     if scheduler:
         pool = pools.DaskPool(scheduler, program, unit_runner)
-    elif jobs > 1 or options.timeout:   # a worker process, so a stuck one can be stopped
-        pool = pools.LocalPool(jobs, runner, options.timeout, stuck)
+    else:   # in worker processes even with one job: NOTE [lost-units]
+        pool = pools.LocalPool(jobs, runner, options.timeout, on_lost)
     try:
         schedule.run(program, runner, jobs, on_done, cache.lookup if cache is not None else None,
                      pool, memo=cache)
@@ -237,8 +261,13 @@ def run_check(discovery: Discovery, checkers, options: Options, std=None, root="
     assign_fingerprints(reports)
     unsupported = sum(1 for res in results.values() for n in res.notes
                       if res.status == "ok" and "internal error" not in n)
+    skipped += [{"file": path, "line": 0, "column": 0, "message": "no such file or directory"}
+                for path in discovery.missing]   # counted, and named on the last line
+    for skip in skipped:
+        skip["file"] = rel(skip["file"])
     stats = {
-        "files": parsed, "skipped_files": skipped, "functions": len(program.functions),
+        "files": parsed, "skipped_files": len(skipped), "skipped": skipped,
+        "functions": len(program.functions),
         "incomplete": sum(1 for r in results.values() if r.status != "ok"),
         "reused": sum(1 for r in results.values() if r.reused), "lines": program.lines,
         "unsupported": unsupported,

@@ -15,6 +15,7 @@ import pickle
 import time
 
 from ..collector import no_gc
+from ..workers import Lost, in_order
 from .files import in_child
 from .preprocess import FrontEndError, Preprocessing, command
 
@@ -173,17 +174,13 @@ def preprocessed(files, std, jobs: int = 1, unit_cache=None, root=".", early=Non
                 started = early.running.pop(id(src), None) if early is not None else None
                 yield src, *_front(src, std, cache_dir, root, False, meanwhile, started)
         return
-    with _pool(min(jobs, len(changed))) as pool:
-        futures = {id(src): pool.submit(_front, src, std, cache_dir, root, True)
-                   for src in changed}
-        for src, key in zip(files, known):
-            yield (src, None, key, None) if key is not None else \
-                (src, *futures[id(src)].result())
-
-
-def _pool(workers: int):
-    """Worker processes for the front end (imported here: a re-check with one changed file
-    needs none, NOTE [early-compiler])."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
+    # NOTE [own-workers] in saturn/workers.py: a worker that dies loses only its own file.
+    fronts = in_order(min(jobs, len(changed)), _front,
+                      [(src, std, cache_dir, root, True) for src in changed])
+    for src, key in zip(files, known):
+        if key is not None:
+            yield src, None, key, None
+            continue
+        got = next(fronts)
+        yield (src, *got) if not isinstance(got, Lost) else \
+            (src, None, None, f"{src.path}:1:1: error: not read: {got.why}")

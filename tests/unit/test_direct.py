@@ -95,7 +95,7 @@ def test_one_changed_file_starts_no_workers(tmp_path, monkeypatch):
 
     def no_pool(*args, **kw):
         raise AssertionError("a worker pool for one changed file")
-    monkeypatch.setattr(pipeline, "_pool", no_pool)
+    monkeypatch.setattr(pipeline, "in_order", no_pool)
     got = list(pipeline.preprocessed([src, other], None, 2, cache, str(tmp_path)))
     assert got[0][1] is None and got[0][2] is not None    # a.c: its unit's key
     # b.c: lowered by one forked process (NOTE [early-compiler]), its unit's key back
