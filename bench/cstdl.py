@@ -48,7 +48,7 @@ BUGS = {
     "5a276fa": ("imxdma_tasklet", 1),
     "5ad8b7d": ("drm_setmaster_ioctl", 0),
     "5c51543": ("proc_kprobes_optimization_handler", 2),
-    "80edb72": ("mv88e6xxx_setup_port", 1),
+    "80edb72": ("_mv88e6xxx_get_ethtool_stats", 1),
     "872c782": ("snd_card_register", 1),
     "8860168": ("at91_rtc_interrupt", 0),
     "a7eef88": ("radeon_vm_bo_rmv", 0),

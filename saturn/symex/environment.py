@@ -186,7 +186,7 @@ class Environment:
         if got is None:
             got = Obj(ctype if ctype is not None else base.type, None, None, None,
                       f"{base.path}+?", f"{base.display}+?", "derived")
-            got.root = base.root
+            got.root, got.derived_from = base.root, base
             self.derived[k] = got
         return got
 

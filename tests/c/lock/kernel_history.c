@@ -190,3 +190,35 @@ void remove_mapping(struct device *d) {
     rec_unlock(&d->cs);
     mutex_lock(&d->vm);                              // expect: lock.double-lock
 }
+
+/* A driver's private state lives right after its switch struct (`(void *)(ds + 1)`): the lock
+ * a helper takes there is the lock its caller holds. */
+struct dsa_switch { int index; };
+struct priv_state { struct mutex smi_mutex; int stats[4]; };
+static inline void *ds_to_priv(struct dsa_switch *ds) { return (void *)(ds + 1); }
+int reg_read(struct dsa_switch *ds, int reg) {
+    struct priv_state *ps = ds_to_priv(ds);
+    int v;
+    mutex_lock(&ps->smi_mutex);
+    v = ps->stats[reg & 3];
+    mutex_unlock(&ps->smi_mutex);
+    return v;
+}
+static int reg_read_locked(struct dsa_switch *ds, int reg) {
+    struct priv_state *ps = ds_to_priv(ds);
+    return ps->stats[reg & 3];
+}
+void get_stats(struct dsa_switch *ds, int *data) {
+    struct priv_state *ps = ds_to_priv(ds);
+    mutex_lock(&ps->smi_mutex);
+    data[0] = reg_read_locked(ds, 0);
+    data[1] = reg_read(ds, 1);                       // expect: lock.double-lock
+    mutex_unlock(&ps->smi_mutex);
+}
+void ok_get_stats(struct dsa_switch *ds, int *data) {
+    struct priv_state *ps = ds_to_priv(ds);
+    mutex_lock(&ps->smi_mutex);
+    data[0] = reg_read_locked(ds, 0);
+    mutex_unlock(&ps->smi_mutex);
+    data[1] = reg_read(ds, 1);
+}
