@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from saturn.checker import FALSE, equals_const
 
-from .lock_summary import ACQ, REL, E, L, R, U, input_field
+from .lock_summary import ACQ, REL, E, L, R, U, LockError, input_field
 
 
 def prepare(ctx, checker, summary, args, st):
@@ -141,6 +141,7 @@ def _apply_lock(ctx, checker, call, lk, obj, g, old, pins, pouts, st):
     if lk.get("constructor"):
         made = c.AND_all([ctx.lit(st.guard), g, c.OR_all(enabled)])
         data.known[obj.addr.uid] = c.OR(data.known.get(obj.addr.uid, -1), made)
+        ctx.ev.set_attr(st, obj, "#lockinit", fs.const(1), c.AND(g, c.OR_all(enabled)))
     # A constructor's lock is new: whatever the object held before does not stay.
     stuck = FALSE if lk.get("constructor") else c.OR(fs.is_(old, E), fs.is_(old, R))
     ctx.restrict(st, c.OR(-g, c.OR(stuck, c.OR_all(enabled))))
@@ -148,14 +149,15 @@ def _apply_lock(ctx, checker, call, lk, obj, g, old, pins, pouts, st):
     reported = reported_by_callee(rows)
     first_now = ctx.ev.get_attr(st, obj, "#lockfirst")
     was_vague = fs.is_(ctx.ev.get_attr(st, obj, "#lockvague"), 1)
+    inited = checker.inited(ctx, st, obj)
     new = old
     for row, en in zip(rows, enabled):
         new = fs.ite(en, fs.const(row[3]), new)
         if row[3] == E:
             kind = REL if row[4] == "release" else ACQ
             enters = c.AND_all([path, g, en, -fs.is_(old, E), -was_vague])
-            data.errors.append((obj.addr.uid, enters, call.coord, kind, first_now, reported,
-                                call.text))
+            data.errors.append(LockError(obj.addr.uid, enters, call.coord, kind, first_now,
+                                         reported, call.text, inited))
             ctx.ev.set_attr(st, obj, "#lockcause", fs.const(kind), c.AND(g, c.AND(en, -fs.is_(old, E))))
     changes = any(r[1] != r[3] for r in rows if r[3] != E)
     ctx.ev.set_attr(st, obj, "#lock", new, c.AND(g, -stuck))

@@ -37,42 +37,51 @@ def _ops(data, uid):
 
 
 def _type_a(ctx, checker, data, uid, obj, known) -> bool:
+    """A double lock or unlock. An error after this function set the lock's state (init or a
+    constructor: `inited`) is one whatever the entry state; before that, or for a lock it
+    never sets, only if both entry states reach an error (NOTE [lock-propositions])."""
     fs, c = data.fs, ctx.c
-    errors = [e for e in data.errors if e[0] == uid and not e[5]]
+    errors = [e for e in data.errors if e.uid == uid and not e.reported]
     if not errors:
         return False
     s0 = checker._entry_value(data, (uid, "#lock"))
-    if not known:
-        any_error = c.OR_all(e[1] for e in errors)
-        pins = [lit for _, lit in input_props(ctx)]
-        both = False
-        for vals in _valuations(ctx, [any_error], pins):
-            assume = [x if v else -x for x, v in zip(pins, vals)]
-            if ctx.can(any_error, fs.is_(s0, U), *assume) and ctx.can(any_error, fs.is_(s0, L), *assume):
-                both = True
-                break
-        if not both:
-            return False
+    after_init = [(c.AND(e.lit, e.inited), e) for e in errors] if known else []
+    for lit, e in after_init:
+        if ctx.can(lit):
+            _issue(ctx, checker, data, uid, obj, lit, e.coord, e.kind, e.text)
+            return True
+    errors = [e._replace(lit=c.AND(e.lit, -e.inited)) for e in errors]
+    if not _from_both_entries(ctx, fs, s0, c.OR_all(e.lit for e in errors)):
+        return False
     fallback = None
-    for _, lit, coord, kind, first, _, text in errors:
-        if fallback is None and ctx.can(lit, fs.is_(s0, U)):
-            fallback = (c.AND(lit, fs.is_(s0, U)), coord, kind, text)
-        if known:
-            follows = lit
-        else:
-            # Follow the entry state the first operation on the lock expects.
-            first_acq = c.OR(fs.is_(first, ACQ), c.AND(fs.is_(first, 0), 1 if kind == ACQ else -1))
-            first_rel = c.OR(fs.is_(first, REL), c.AND(fs.is_(first, 0), 1 if kind == REL else -1))
-            follows = c.AND(lit, c.OR(c.AND(fs.is_(s0, U), first_acq), c.AND(fs.is_(s0, L), first_rel)))
-        if not ctx.can(follows):
-            continue
-        _issue(ctx, checker, data, uid, obj, follows, coord, kind, text)
-        return True
-    if fallback is not None and not known:
+    for e in errors:
+        if fallback is None and ctx.can(e.lit, fs.is_(s0, U)):
+            fallback = (c.AND(e.lit, fs.is_(s0, U)), e.coord, e.kind, e.text)
+        # Follow the entry state the first operation on the lock expects.
+        first = e.first
+        first_acq = c.OR(fs.is_(first, ACQ), c.AND(fs.is_(first, 0), 1 if e.kind == ACQ else -1))
+        first_rel = c.OR(fs.is_(first, REL), c.AND(fs.is_(first, 0), 1 if e.kind == REL else -1))
+        follows = c.AND(e.lit, c.OR(c.AND(fs.is_(s0, U), first_acq),
+                                    c.AND(fs.is_(s0, L), first_rel)))
+        if ctx.can(follows):
+            _issue(ctx, checker, data, uid, obj, follows, e.coord, e.kind, e.text)
+            return True
+    if fallback is not None:
         # No path errs from the entry state its first operation expects, but both entry states
         # reach Error: report the first error that a path can reach.
         _issue(ctx, checker, data, uid, obj, *fallback)
         return True
+    return False
+
+
+def _from_both_entries(ctx, fs, s0, any_error) -> bool:
+    """Some valuation of the input propositions lets an error follow both entry states."""
+    pins = [lit for _, lit in input_props(ctx)]
+    for vals in _valuations(ctx, [any_error], pins):
+        assume = [x if v else -x for x, v in zip(pins, vals)]
+        if ctx.can(any_error, fs.is_(s0, U), *assume) and \
+                ctx.can(any_error, fs.is_(s0, L), *assume):
+            return True
     return False
 
 

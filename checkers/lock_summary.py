@@ -19,10 +19,26 @@ whatever the flag, and each caller holding the mutex instead was told so.
 from __future__ import annotations
 
 import itertools
+from typing import NamedTuple
 
 from saturn.checker import FALSE, equals_const
 from saturn.ir import nodes as N
 from saturn.ir import types as T
+
+
+class LockError(NamedTuple):
+    """A path entering Error at an operation: `lit` is the path's condition there; `first` the
+    lock's #lockfirst value then; `inited` whether this function had set its state by then (an
+    init or a constructor), so the error does not depend on its entry state."""
+    uid: int
+    lit: int
+    coord: object
+    kind: int          # ACQ or REL
+    first: object
+    reported: bool     # a callee's own report (not issued again here)
+    text: str
+    inited: int
+
 
 MAX_PIN = 3
 MAX_FIELD_TRIES = 6

@@ -222,3 +222,79 @@ void ok_get_stats(struct dsa_switch *ds, int *data) {
     mutex_unlock(&ps->smi_mutex);
     data[1] = reg_read(ds, 1);
 }
+
+/* A semaphore has no owner: its trylock while this task holds it fails (printk trylocks the
+ * console semaphore its caller may hold), and a function that re-initialises it on one path
+ * says nothing of the lock before that. */
+struct semaphore { int count; };
+void down(struct semaphore *sem);
+void up(struct semaphore *sem);
+int down_trylock(struct semaphore *sem);
+void sema_init(struct semaphore *sem, int val);
+static struct semaphore console_sem;
+static int oops_in_progress, pending;
+static int console_trylock(void) {
+    if (down_trylock(&console_sem))
+        return 0;
+    return 1;
+}
+void print_line(void) {
+    if (oops_in_progress)
+        sema_init(&console_sem, 1);   /* zap the lock */
+    pending++;
+    if (console_trylock())
+        up(&console_sem);
+}
+void ok_register(void) {
+    down(&console_sem);
+    pending = 0;
+    up(&console_sem);
+    print_line();
+}
+void ok_print_while_holding(void) {
+    down(&console_sem);
+    if (console_trylock())        /* fails: this task holds it */
+        up(&console_sem);
+    up(&console_sem);
+}
+
+/* A lock taken again after this function released it: other threads may have changed what it
+ * protects in between (`con_start != log_end` after the loop broke on their equality). */
+static spinlock_t logbuf_lock;
+static unsigned con_start, log_end;
+void flush_console(void) {
+    unsigned retry = 0;
+again:
+    for (;;) {
+        spin_lock(&logbuf_lock);                     // expect: lock.double-lock
+        if (con_start == log_end)
+            break;
+        con_start = log_end;
+        spin_unlock(&logbuf_lock);
+    }
+    spin_unlock(&logbuf_lock);
+    spin_lock(&logbuf_lock);
+    if (con_start != log_end)
+        retry = 1;
+    if (retry)
+        goto again;
+    spin_unlock(&logbuf_lock);
+}
+void ok_flush_console(void) {
+    unsigned retry = 0;
+again:
+    for (;;) {
+        spin_lock(&logbuf_lock);
+        if (con_start == log_end)
+            break;
+        con_start = log_end;
+        spin_unlock(&logbuf_lock);
+    }
+    spin_unlock(&logbuf_lock);
+    spin_lock(&logbuf_lock);
+    if (con_start != log_end)
+        retry = 1;
+    spin_unlock(&logbuf_lock);
+    if (retry)
+        goto again;
+}
