@@ -10,7 +10,7 @@ from __future__ import annotations
 from saturn.checker import (FALSE, TRUE, CallHook, Checker, FiniteState, callee_summary,
                             equals_const, set_summary)
 
-from . import lock_apply, lock_reports, lock_summary
+from . import lock_apply, lock_class, lock_reports, lock_summary
 from .lock_specs import NONZERO, SPECS
 from .lock_summary import LockError
 
@@ -37,6 +37,7 @@ class LockData:
         self.inherited: dict = {}     # callees' flags that are entry values here (lock_summary)
         self.prop_lits: list = []   # the summary's proposition literals (lock_summary.infer)
         self.read_again: list = []  # (addr uid, lit, coord, first, text): NOTE [read-again]
+        self.tracked: set = set()   # addr uids taken by lockdep-tracked calls: NOTE [lock-classes]
 
     def first_op(self, ctx) -> None:
         if self.read_before_lock is None:
@@ -46,7 +47,7 @@ class LockData:
 class LockChecker(Checker):
     name = "lock"
     kinds = ("lock.double-lock", "lock.double-unlock", "lock.ambiguous-exit", "lock.not-released")
-    summary_version = 2
+    summary_version = 3
 
     def __init__(self, specs=None):
         self.specs = dict(SPECS)
@@ -63,7 +64,8 @@ class LockChecker(Checker):
     def begin(self, ctx):
         data = ctx.data[self.name] = LockData(FiniteState(ctx.c, 2))
         for attr in ("#lock", "#lockfirst", "#lockcause", "#lockrec", "#mtype", "#readmine",
-                     "#readagain", "#lockvague", "#lockinit", "#relhere"):
+                     "#readagain", "#lockvague", "#lockinit", "#relhere",
+                     "#mine"):
             ctx.ev.attr_defaults[attr] = lambda key, d=data: self._entry_value(d, key)
         ctx.ev.call_hooks.append(CallHook(
             before=lambda call, args, st: self.before(ctx, call, args, st),
@@ -165,6 +167,11 @@ class LockChecker(Checker):
             if mode == "r" or kind == REL:
                 self._read_again(ctx, st, obj, kind, under, call, path, text)
             self._reacquire(ctx, st, obj, kind, under)
+            name = call.callee.rsplit(":", 1)[-1] if call.callee else ""
+            if kind == ACQ and mode == "w" and op == "acquire" and lock_class.tracked(name):
+                data.tracked.add(obj.addr.uid)
+                if not lock_class.nested(name, args, ctx):
+                    lock_class.check(ctx, self, st, obj, under, call, path)
             self.transition(ctx, st, obj, table, kind, under, call, path, text)
 
     # NOTE [read-again]: read locks nest (`read_lock(l); read_lock(l); read_unlock(l);` holds l
@@ -270,6 +277,7 @@ class LockChecker(Checker):
         data.errors.append(LockError(uid, enters, call.coord, kind, first, reported, call.text,
                                      self.inited(ctx, st, obj)))
         ev.set_attr(st, obj, "#lock", new, g)
+        lock_apply.set_mine(ctx, fs, st, obj, old, new, g)
         ev.set_attr(st, obj, "#lockcause", fs.const(kind), c.AND(g, -fs.is_(old, E)))
         ev.set_attr(st, obj, "#lockfirst", fs.ite(fs.is_(first, 0), fs.const(kind), first), g)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from saturn.checker import FALSE, equals_const
 
+from . import lock_class
 from .lock_summary import ACQ, REL, E, L, R, U, LockError, input_field
 
 
@@ -146,6 +147,14 @@ def _apply_lock(ctx, checker, call, lk, obj, g, old, pins, pouts, st):
     stuck = FALSE if lk.get("constructor") else c.OR(fs.is_(old, E), fs.is_(old, R))
     ctx.restrict(st, c.OR(-g, c.OR(stuck, c.OR_all(enabled))))
     path = ctx.lit(st.guard)
+    if lk.get("tracked"):   # NOTE [lock-classes]
+        data.tracked.add(obj.addr.uid)
+        # Where the callee would take the lock again if it were held: its rows from "locked"
+        # to an error by an acquire, their conditions on the propositions only.
+        held = fs.const(L)
+        taking = c.OR_all(_enabled(ctx, fs, row, held, pins, pouts) for row in rows
+                          if row[1] == L and row[3] == E and row[4] == "acquire")
+        lock_class.check(ctx, checker, st, obj, c.AND(g, taking), call, path)
     reported = reported_by_callee(rows)
     first_now = ctx.ev.get_attr(st, obj, "#lockfirst")
     was_vague = fs.is_(ctx.ev.get_attr(st, obj, "#lockvague"), 1)
@@ -161,6 +170,7 @@ def _apply_lock(ctx, checker, call, lk, obj, g, old, pins, pouts, st):
             ctx.ev.set_attr(st, obj, "#lockcause", fs.const(kind), c.AND(g, c.AND(en, -fs.is_(old, E))))
     changes = any(r[1] != r[3] for r in rows if r[3] != E)
     ctx.ev.set_attr(st, obj, "#lock", new, c.AND(g, -stuck))
+    set_mine(ctx, fs, st, obj, old, new, c.AND(g, -stuck))
     vague = c.OR_all(en for row, en in zip(rows, enabled) if _vague_row(rows, row))
     if vague != FALSE:   # NOTE [vague-callees]
         ctx.ev.set_attr(st, obj, "#lockvague", fs.const(1), c.AND(g, vague))
@@ -186,6 +196,14 @@ def _vague_row(rows, row) -> bool:
     ins, s, outs = row[0], row[1], row[2]
     exits = {r[3] for r in rows if r[0] == ins and r[1] == s and r[2] == outs}
     return {U, L} <= exits
+
+
+def set_mine(ctx, fs, st, obj, old, new, g) -> None:
+    """`#mine`: held from this function's own acquire (NOTE [lock-classes])."""
+    took = ctx.c.AND(fs.is_(new, L), -fs.is_(old, L))
+    mine = ctx.ev.get_attr(st, obj, "#mine")
+    mine = fs.ite(took, fs.const(1), fs.ite(fs.is_(new, U), fs.const(0), mine))
+    ctx.ev.set_attr(st, obj, "#mine", mine, g)
 
 
 def _expected_first(rows) -> int:

@@ -25,10 +25,11 @@ _KERNEL_FORMS = (
 
 
 def _kernel_family(prefix: str, mode: str = "w") -> dict:
-    """`spin_lock_irqsave`, `_raw_spin_lock_irqsave`, `raw_spin_lock_irqsave`, … for one lock kind."""
+    """`spin_lock_irqsave`, `_raw_spin_lock_irqsave`, `raw_spin_lock_irqsave`, … for one lock kind
+    (`_spin_lock` and `__raw_spin_unlock` are the out-of-line and arch forms before 2.6.33)."""
     return {f"{raw}{prefix}_{verb}{suffix}": (op, 0, success, mode)
             for verb, suffixes, op, success in _KERNEL_FORMS
-            for suffix in suffixes for raw in ("", "_raw_", "raw_")}
+            for suffix in suffixes for raw in ("", "_raw_", "raw_", "_", "__raw_")}
 
 
 SPECS: dict[str, tuple] = {

@@ -303,6 +303,8 @@ def _locks(ctx, checker, exit_state, pin, pout, only=None, memo=None, late=0) ->
                                  list(vals[early:outs]), s2, why])
         locks[uid] = {"path": steps, "name": ctx.render_path(steps), "constructor": constructor,
                       "transitions": rows}
+        if uid in data.tracked:   # NOTE [lock-classes]
+            locks[uid]["tracked"] = True
     return locks
 
 

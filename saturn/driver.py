@@ -17,6 +17,7 @@ from .cfront.preprocess import FrontEndError, preprocess
 from .cfront.unitcache import lower_text
 from .collector import no_gc
 from .interproc import pools, schedule
+from .ir import indirect
 from .ir.program import Program
 from .logic.circuit import BudgetExceeded
 from .report.fingerprint import assign_fingerprints
@@ -244,6 +245,7 @@ def run_check(discovery: Discovery, checkers, options: Options, std=None, root="
                                             early)
     rel = relative_to(root)
     sources = {rel(src.path) for src in discovery.files}
+    indirect.link(program)   # NOTE [indirect-calls]
     program.prune_to(sources)
     t = time.perf_counter()
     cache = cache_factory(program) if cache_factory else None

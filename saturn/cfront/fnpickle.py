@@ -122,7 +122,7 @@ def check(data: bytes) -> bytes:
 
 # The fields read without the body (NOTE [packed-units], NOTE [lazy-install]).
 META = ("key", "name", "file", "line", "end_line", "static", "notes", "callees",
-        "fn_pointer_calls", "text", "digest", "line_values", "weight")
+        "fn_pointer_calls", "text", "digest", "line_values", "weight", "indirect", "fn_stores")
 
 
 class LazyFunction(N.Function):
@@ -132,7 +132,8 @@ class LazyFunction(N.Function):
         blob = self.__dict__.pop("_blob", None)
         if blob is None:
             raise AttributeError(name)
-        self.__dict__.update(load_blob(*blob)[0].__dict__)
+        for k, v in load_blob(*blob)[0].__dict__.items():   # what is here already stays:
+            self.__dict__.setdefault(k, v)                  # callees ir/indirect.py added
         return getattr(self, name)
 
     def __reduce_ex__(self, protocol):   # a worker or a cache gets a plain function

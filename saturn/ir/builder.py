@@ -27,6 +27,8 @@ class Builder:
         self.notes: list[str] = []
         self.callees: set[str] = set()
         self.fn_pointer_calls = 0
+        self.indirect: list = []      # NOTE [indirect-calls] in ir/indirect.py
+        self.fn_stores: set = set()
         self.temps = 0
         self.locals: list[N.Symbol] = []
         # id(Const) -> (Const, id(its AST node), file): those made of a line literal, a number

@@ -251,7 +251,9 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
         return N.Function(key, decl.name, coord.file, coord.line, end, params, ftype.ret,
                           self.rv_sym, self.b.blocks, entry.id, self.exit_block.id,
                           static=":" in key, notes=notes, callees=set(self.b.callees),
-                          fn_pointer_calls=self.b.fn_pointer_calls)
+                          fn_pointer_calls=self.b.fn_pointer_calls,
+                          indirect=tuple(dict.fromkeys(self.b.indirect)),
+                          fn_stores=tuple(sorted(self.b.fn_stores, key=repr)))
 
     def parameters(self, decl, fdef) -> list[N.Symbol]:
         ftype_node = decl.type

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from . import indirect
 from . import nodes as N
 from . import types as T
 from .lower_expr import const, source_text
@@ -44,6 +45,9 @@ class CallLowering:
             self.b.callees.add(callee)
         else:
             self.b.fn_pointer_calls += 1
+            slot = indirect.slot_of(func)
+            if slot is not None:
+                self.b.indirect.append(slot)
         result = None
         if not isinstance(ftype.ret, T.VoidT):
             tmp = self.b.temp(ftype.ret, "ret")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pycparser import c_ast, c_generator
 
+from . import indirect
 from . import nodes as N
 from . import types as T
 from .consteval import parse_int_literal, parse_char_literal
@@ -238,6 +239,9 @@ class ExprLowering:
         return N.Read(target.type, target)
 
     def assign(self, target: N.Lvalue, value: N.Expr, node) -> None:
+        stored = indirect.stored_function(target, value)   # NOTE [indirect-calls]
+        if stored is not None:
+            self.b.fn_stores.add(stored)
         if isinstance(target.type, (T.StructT, T.ArrT)) and isinstance(value, N.Read):
             self.b.emit(N.Assign(self.coord(node), target, value))
             return

@@ -221,6 +221,10 @@ class Function:
     digest: str = ""        # ir/digest.py, once computed
     line_values: tuple = ()  # NOTE [line-constants] in ir/digest.py
     weight: int = 0         # estimated analysis cost, ir/digest.py's analysis_weight
+    # NOTE [indirect-calls] in ir/indirect.py: the slots indirect calls read their pointer from,
+    # and (slot, function key) for each function address this body stores in a slot
+    indirect: tuple = ()
+    fn_stores: tuple = ()
 
 
 def successors(block: Block) -> list[int]:

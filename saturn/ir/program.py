@@ -32,6 +32,7 @@ class Program:
     warnings: list[str] = field(default_factory=list)
     lowering_errors: int = 0        # declarations skipped after an internal error
     lock_annotations: dict = field(default_factory=dict)   # function key → [(op, steps)]
+    dispatch: dict = field(default_factory=dict)   # function key → {slot: targets} (ir/indirect.py)
     lines: int = 0
 
     def add_function(self, fn: N.Function) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass, field
 
+from ..ir import indirect
 from ..ir import nodes as N
 from ..ir.loops import HAVOC, Unroller, havoc_header
 from ..logic.bdd import Guards
@@ -62,6 +63,9 @@ MAX_PASSES = 6
 def analyze_function(program, fn: N.Function, checkers, options: Options, summaries=None):
     """Analyse `fn`; another pass havocs the loops whose exit k iterations could not reach
     (NOTE [havoc-passes])."""
+    table = program.dispatch.get(fn.key)
+    if table:   # NOTE [indirect-calls] in ir/indirect.py
+        fn = indirect.dispatch(fn, table)
     unroller = Unroller(fn, options.unroll)
     havoc: set[int] = set()
     for _ in range(MAX_PASSES):

@@ -298,3 +298,119 @@ again:
     if (retry)
         goto again;
 }
+
+/* Two locks of one class held together (NOTE [lock-classes]): the two requests' contexts may
+ * be one context, and a callee that reaches the engine through a descriptor's channel may take
+ * the engine lock its caller holds. */
+struct io_context { spinlock_t lock; int nr; };
+struct request { struct io_context *ctx; int sector; };
+static inline void double_lock(spinlock_t *l1, spinlock_t *l2, int l1_first) {
+    if (l1_first) { spin_lock(l1); spin_lock(l2); }
+    else { spin_lock(l2); spin_lock(l1); }
+}
+static inline void double_unlock(spinlock_t *l1, spinlock_t *l2) {
+    spin_unlock(l1);
+    spin_unlock(l2);
+}
+void merge_requests(struct request *req, struct request *next) {
+    struct io_context *rioc = req->ctx, *nioc = next->ctx;
+    double_lock(&rioc->lock, &nioc->lock, req->sector < next->sector);   // expect: lock.double-lock
+    rioc->nr += nioc->nr;
+    double_unlock(&rioc->lock, &nioc->lock);
+}
+void ok_merge_same(struct request *req) {
+    struct io_context *ioc = req->ctx;
+    spin_lock(&ioc->lock);
+    ioc->nr++;
+    spin_unlock(&ioc->lock);
+}
+
+struct engine { spinlock_t lock; int slots; };
+struct channel { struct engine *engine; struct list_head queue; };
+struct dma_chan { int id; };
+struct desc { struct dma_chan *chan; struct list_head node; };
+struct dchannel { struct dma_chan chan; struct engine *engine; };
+static int xfer(struct desc *d) {
+    struct dchannel *dc = container_of(d->chan, struct dchannel, chan);
+    struct engine *e = dc->engine;
+    int busy;
+    spin_lock(&e->lock);
+    busy = e->slots;
+    spin_unlock(&e->lock);
+    return busy;
+}
+void issue_pending(struct channel *c) {
+    struct engine *e = c->engine;
+    spin_lock(&e->lock);
+    if (c->queue.next != &c->queue)
+        xfer(container_of(c->queue.next, struct desc, node));   // expect: lock.double-lock
+    spin_unlock(&e->lock);
+}
+void ok_issue_pending(struct channel *c) {
+    struct engine *e = c->engine;
+    int empty;
+    spin_lock(&e->lock);
+    empty = c->queue.next == &c->queue;
+    spin_unlock(&e->lock);
+    if (!empty)
+        xfer(container_of(c->queue.next, struct desc, node));
+}
+
+/* Calls through function pointers (NOTE [indirect-calls]): a callback another function stored
+ * in a struct, an operations table initialised statically, a local pointer. */
+struct codec_priv {
+    struct mutex accdet_lock;
+    int jackdet;
+    void (*mic_id_cb)(struct codec_priv *data, int status);
+    struct codec_priv *mic_id_cb_data;
+};
+static void micd_stop(struct codec_priv *p) {
+    if (!p->jackdet)
+        return;
+    mutex_lock(&p->accdet_lock);
+    p->jackdet = 0;
+    mutex_unlock(&p->accdet_lock);
+}
+static void mic_id(struct codec_priv *data, int status) {
+    if (status & 0xfc)
+        micd_stop(data);
+}
+void mic_detect(struct codec_priv *p) {
+    p->mic_id_cb = mic_id;
+    p->mic_id_cb_data = p;
+}
+void mic_work(struct codec_priv *p, int status) {
+    mutex_lock(&p->accdet_lock);
+    p->mic_id_cb(p->mic_id_cb_data, status);          // expect: lock.double-lock
+    mutex_unlock(&p->accdet_lock);
+}
+void ok_mic_work(struct codec_priv *p, int status) {
+    mutex_lock(&p->accdet_lock);
+    status = p->jackdet ? status : 0;
+    mutex_unlock(&p->accdet_lock);
+    p->mic_id_cb(p->mic_id_cb_data, status);
+}
+
+struct port { struct mutex lock; int open; };
+struct port_ops { void (*start)(struct port *); void (*stop)(struct port *); };
+static void port_start(struct port *p) { mutex_lock(&p->lock); p->open = 1; mutex_unlock(&p->lock); }
+static void port_stop(struct port *p) { p->open = 0; }
+static const struct port_ops default_ops = { .start = port_start, .stop = port_stop };
+void restart(struct port *p, const struct port_ops *ops) {
+    mutex_lock(&p->lock);
+    ops->stop(p);
+    ops->start(p);                                     // expect: lock.double-lock
+    mutex_unlock(&p->lock);
+}
+void ok_restart(struct port *p, const struct port_ops *ops) {
+    mutex_lock(&p->lock);
+    ops->stop(p);
+    mutex_unlock(&p->lock);
+    ops->start(p);
+}
+void restart_default(struct port *p) {
+    void (*start)(struct port *) = port_start;
+    mutex_lock(&p->lock);
+    start(p);                                          // expect: lock.double-lock
+    mutex_unlock(&p->lock);
+}
