@@ -62,23 +62,42 @@ def link(program) -> None:
             got = stored_function(stmt.lv, stmt.value) if isinstance(stmt, N.Assign) else None
             if got is not None:
                 stores.setdefault(got[0], set()).add(got[1])
-    for fn in program.functions.values():
+    for key in sorted(program.functions):
+        fn = program.functions[key]
         slots = getattr(fn, "indirect", ())
         if not slots:
             continue
         local = {}
-        for slot, key in getattr(fn, "fn_stores", ()):
+        for slot, target in getattr(fn, "fn_stores", ()):
             if slot[0] == "local":
-                local.setdefault(slot, set()).add(key)
+                local.setdefault(slot, set()).add(target)
         table = {}
         for slot in slots:
             found = local.get(slot) if slot[0] == "local" else stores.get(slot)
-            targets = sorted(k for k in (found or ()) if k in program.functions)
+            targets = [k for k in sorted(found or ()) if k in program.functions and
+                       not _reaches(program, k, key)]
             if targets and len(targets) <= MAX_TARGETS:
                 table[slot] = targets
         if table:
-            program.dispatch[fn.key] = table
+            program.dispatch[key] = table
             fn.callees = set(fn.callees) | {k for ts in table.values() for k in ts}
+
+
+def _reaches(program, start: str, goal: str) -> bool:
+    """Whether `start` calls `goal`, directly or not: a target that would call back into its
+    caller is left out. A call through a table that reaches itself is another instance's (a
+    line discipline writing to the tty below it), and a cycle would cost the callers there
+    their callees' summaries."""
+    seen, todo = {start}, [start]
+    while todo:
+        fn = program.functions.get(todo.pop())
+        for c in (fn.callees if fn is not None else ()):
+            if c == goal:
+                return True
+            if c not in seen:
+                seen.add(c)
+                todo.append(c)
+    return False
 
 
 def dispatch(fn: N.Function, table: dict) -> N.Function:
