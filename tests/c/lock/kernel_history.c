@@ -423,7 +423,7 @@ struct tty_ops { int (*write)(struct tty *t, int n); };
 struct tty { const struct tty_ops *ops; };
 struct mux { spinlock_t tx_lock; int tx_bytes; struct tty *tty; };
 static int mux_output(struct mux *m, int n) { return m->tty->ops->write(m->tty, n); }
-static void data_sweep(struct mux *m) {
+void data_sweep(struct mux *m) {
     spin_lock(&m->tx_lock);
     if (m->tx_bytes < 8192)
         mux_output(m, m->tx_bytes);
