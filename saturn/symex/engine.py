@@ -11,7 +11,7 @@ from ..ir.loops import HAVOC, Unroller, havoc_header
 from ..logic.bdd import Guards
 from ..logic.circuit import Circuit
 from ..logic.solver import Session
-from . import interface
+from . import interface, results
 from .context import FunctionContext
 from .environment import Environment
 from .evaluator import Evaluator
@@ -97,6 +97,8 @@ def _new_context(program, fn, checkers, options, summaries):
                   if s.get("<engine>", {}).get("returns")}
     ev.signs = {k: s["<engine>"]["sign"] for k, s in summaries.items()
                 if s.get("<engine>", {}).get("sign")}
+    ev.results = {k: s["<engine>"]["result"] for k, s in summaries.items()
+                  if s.get("<engine>", {}).get("result")}   # NOTE [result-summaries]
     for ch in checkers:
         ev.library_effects.update(ch.shared_effects or ch.library_effects())
     for ch in checkers:
@@ -159,7 +161,8 @@ def _run(program, fn, unroller, checkers, options, summaries, havoc):
         "noreturn": final is None,
         "modifies": interface.modified(ev, final) if final is not None else [],
         "returns": interface.returned(ctx, final),
-        "sign": interface.return_sign(ctx, final)}
+        "sign": interface.return_sign(ctx, final),
+        "result": results.result_summary(ctx, final)}
     stuck = {h for h in entered
              if _has_exit(fn, unroller.loops[h]) and not _can_leave(ctx, exits.get(h, ()))}
     return ctx, stuck

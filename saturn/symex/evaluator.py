@@ -22,6 +22,7 @@ class Evaluator(ExprEval, LvalueEval):
         self.noreturn: set[str] = set()  # callees whose summary says they never return
         self.returns: dict = {}          # callee → the interface object its result points to
         self.signs: dict = {}            # callee → "nonpositive" / "nonnegative" result
+        self.results: dict = {}          # callee → what its result is (symex/results.py)
         self.library_effects: dict = {}  # bodiless callee → "none" / "args" (Checker API)
         self.store_hooks = []         # callables (stmt, old pointer value, state) before a store
         self.effects: dict = {}       # callee key -> interface paths it may modify (its M)
