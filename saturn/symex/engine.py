@@ -33,10 +33,12 @@ class Options:
     conflict_budget: int | None = 200_000
     var_budget: int | None = 3_000_000
     timeout: float | None = None      # wall-clock seconds per function (a safety net)
+    whole_program: bool = False       # NOTE [whole-program] in ir/program.py
 
     def key(self) -> str:
         """What changes results (for cache keys); the timeout only decides incompleteness."""
-        return f"unroll={self.unroll};conflicts={self.conflict_budget};vars={self.var_budget}"
+        return f"unroll={self.unroll};conflicts={self.conflict_budget};vars={self.var_budget}" + \
+            (";whole" if self.whole_program else "")
 
 
 @dataclass
