@@ -20,6 +20,7 @@ from ..logic.circuit import FALSE, TRUE
 from ..memory.gls import GLS
 
 MAX_GATES = 2000
+KNOWN_BITS_MAX_VARS = 20_000   # a model and a few more per result: cheap only on small formulas
 
 
 def result_summary(ctx, exit_state) -> dict | None:
@@ -90,8 +91,9 @@ def _local(ids, lit: int) -> int:
 
 
 def _known_bits(ctx, exit_state, value: BitVec) -> dict | None:
-    """The bits equal on every path that returns (a model's value no other path changes)."""
-    if not ctx.session.affordable():
+    """The bits equal on every path that returns (a model's value no other path changes);
+    asked only of small functions (a pure helper's result needs no model)."""
+    if ctx.c.nvars > KNOWN_BITS_MAX_VARS:
         return None
     g = ctx.lit(exit_state.guard)
     model = ctx.may(g, observe=list(value.bits))
