@@ -14,7 +14,9 @@ def prepare(ctx, checker, summary, args, st):
     pins = [_pin_value(ctx, d, args, st, ctx.data[checker.name]) for d in summary["pin"]]
     locks = []
     for lk in summary["locks"]:
-        if lk["path"][0][0] == "ret":
+        if lk["path"][0][0] == "ret" or lk.get("constructor"):
+            # Resolved after the call: what it hands out (`*out = new_lock_holder()`) is there
+            # only then, and a constructor's lock is new, whatever was there before.
             locks.append((lk, None))
             continue
         objs = ctx.resolve(lk["path"], args, None, st)
@@ -75,11 +77,12 @@ def _out_values(ctx, summary, args, ret, st):
 
 def apply(ctx, checker, call, summary, token, ret, st):
     pins, locks = token
-    pouts = _out_values(ctx, summary, [ctx.value(a, st) for a in call.args], ret, st)
+    args = [ctx.value(a, st) for a in call.args]
+    pouts = _out_values(ctx, summary, args, ret, st)
     new_here: set = set()   # locks in objects this call made: NOTE [handed-out-locks]
     for lk, objs in locks:
-        if objs is None:  # handed out through the result: resolvable only now
-            found = ctx.resolve(lk["path"], [], ret, st)
+        if objs is None:  # handed out, or made: resolvable only now
+            found = ctx.resolve(lk["path"], args, ret, st)
             objs = [(o, g, _handed_out_state(ctx, checker, o, st, new_here)) for o, g in found]
         for obj, g, old in objs:
             _apply_lock(ctx, checker, call, lk, obj, g, old, pins, pouts, st)
@@ -138,6 +141,8 @@ def _apply_lock(ctx, checker, call, lk, obj, g, old, pins, pouts, st):
     data.first_op(ctx)
     data.locks.setdefault(obj.addr.uid, obj)
     rows = lk["transitions"]
+    if not rows:
+        return   # (summaries stored before such locks were left out of them)
     enabled = _choose(ctx, rows, [_enabled(ctx, fs, r, old, pins, pouts) for r in rows])
     if lk.get("constructor"):
         made = c.AND_all([ctx.lit(st.guard), g, c.OR_all(enabled)])

@@ -13,6 +13,7 @@ def report(ctx, checker, exit_state, summary) -> None:
     if not data.locks:
         return
     roots = ctx.handed_out(exit_state) if exit_state is not None else {}
+    entry = ctx.fn.key in ctx.program.entries   # NOTE [entry-points] in saturn/ir/program.py
     by_uid = {}
     for uid, obj in sorted(data.locks.items(), key=lambda kv: (kv[1].path, kv[0])):
         steps = ctx.interface_steps(obj, roots)
@@ -22,8 +23,8 @@ def report(ctx, checker, exit_state, summary) -> None:
         # unknown state, as an input's has: a double lock from both states is one all the same.
         if _type_a(ctx, checker, data, uid, obj, known):
             continue
-        if exit_state is not None and steps is None and known:
-            _not_released(ctx, checker, data, uid, obj, exit_state)
+        if exit_state is not None and ((steps is None and known) or entry):
+            _not_released(ctx, checker, data, uid, obj, exit_state, entry)
     if exit_state is not None:
         uid_of = {tuple(map(tuple, steps)): uid for uid, steps in by_uid.items() if steps}
         for lk in summary["locks"]:
@@ -132,12 +133,17 @@ def _type_b(ctx, checker, data, uid, lk, exit_state, summary) -> None:
 
 
 
-def _not_released(ctx, checker, data, uid, obj, exit_state) -> None:
+def _not_released(ctx, checker, data, uid, obj, exit_state, entry=False) -> None:
+    """A lock held at the exit that no caller can release: one this function made (and no
+    caller can reach), or, in an entry point, one it took itself."""
     fs = data.fs
     final = exit_state.attrs.get((uid, "#lock"))
     if final is None:
         return
-    g = ctx.c.AND(ctx.lit(exit_state.guard), data.known[uid])
+    made = data.known.get(uid, -1)
+    if entry:
+        made = ctx.c.OR(made, fs.is_(exit_state.attrs.get((uid, "#mine"), fs.const(0)), 1))
+    g = ctx.c.AND(ctx.lit(exit_state.guard), made)
     acquires = [(lit, coord) for u, lit, coord in data.acquires if u == uid]
     model = ctx.may(g, fs.is_(final, L), observe=[lit for lit, _ in acquires])
     if model is None:
@@ -146,6 +152,7 @@ def _not_released(ctx, checker, data, uid, obj, exit_state) -> None:
     if coord is None:
         return
     notes = ctx.witness(ctx.c.AND(g, fs.is_(final, L)), events=_ops(data, uid))
+    why = "nothing returns to it to release it" if entry else "no caller can reach it"
     ctx.report(checker.name, "lock.not-released", coord,
-               f"{obj.display} is still held when '{ctx.fn.name}' returns, and no caller can "
-               f"reach it", notes, statement=f"not released {obj.display}")
+               f"{obj.display} is still held when '{ctx.fn.name}' returns, and {why}", notes,
+               statement=f"not released {obj.display}")

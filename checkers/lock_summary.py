@@ -229,6 +229,9 @@ def infer(ctx, checker, exit_state) -> dict:
                 pin, locks, added = pin + [cand], trial, added + [cand]
                 if not _ambiguous(locks):
                     break
+    # A lock no path reaches the exit with (its object made only on paths that fail) says
+    # nothing to callers, and no row of it could apply: left out.
+    locks = [lk for lk in locks if lk["transitions"]]
     keep = [j for j in range(len(pin)) if any(_matters(lk["transitions"], j) for lk in locks)]
     for lk in locks:
         lk["transitions"] = _project(lk["transitions"], keep)

@@ -29,6 +29,7 @@ class Builder:
         self.fn_pointer_calls = 0
         self.indirect: list = []      # NOTE [indirect-calls] in ir/indirect.py
         self.fn_stores: set = set()
+        self.spawns: set = set()      # start routines handed to threads: NOTE [entry-points]
         self.temps = 0
         self.locals: list[N.Symbol] = []
         # id(Const) -> (Const, id(its AST node), file): those made of a line literal, a number

@@ -50,6 +50,22 @@ def stored_function(lv, value) -> tuple | None:
     return (slot, value.name) if slot is not None else None
 
 
+# The functions that start a thread, and which argument is its start routine.
+THREAD_STARTERS = {"pthread_create": 2, "thrd_create": 1, "kthread_create_on_node": 0,
+                   "kthread_create": 0, "kthread_run": 0, "kthread_create_on_cpu": 0}
+
+
+def spawned(callee: str, args) -> str | None:
+    """The function a call starts a thread with, if it is one."""
+    at = THREAD_STARTERS.get(callee.rsplit(":", 1)[-1])
+    if at is None or at >= len(args):
+        return None
+    arg = args[at]
+    while isinstance(arg, N.Cast):
+        arg = arg.a
+    return arg.name if isinstance(arg, N.FuncAddr) else None
+
+
 def link(program) -> None:
     """Give each function's indirect calls their targets as callees (`program.dispatch`)."""
     stores: dict[tuple, set] = {}

@@ -254,7 +254,8 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
                           static=":" in key, notes=notes, callees=set(self.b.callees),
                           fn_pointer_calls=self.b.fn_pointer_calls,
                           indirect=tuple(dict.fromkeys(self.b.indirect)),
-                          fn_stores=tuple(sorted(self.b.fn_stores, key=repr)))
+                          fn_stores=tuple(sorted(self.b.fn_stores, key=repr)),
+                          spawns=tuple(sorted(self.b.spawns)))
 
     def parameters(self, decl, fdef) -> list[N.Symbol]:
         ftype_node = decl.type

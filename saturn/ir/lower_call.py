@@ -43,6 +43,9 @@ class CallLowering:
         callee = func.name if isinstance(func, N.FuncAddr) else None
         if callee is not None:
             self.b.callees.add(callee)
+            spawned = indirect.spawned(callee, values)   # NOTE [entry-points] in ir/program.py
+            if spawned is not None:
+                self.b.spawns.add(spawned)
         else:
             self.b.fn_pointer_calls += 1
             slot = indirect.slot_of(func)

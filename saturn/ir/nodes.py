@@ -225,6 +225,7 @@ class Function:
     # and (slot, function key) for each function address this body stores in a slot
     indirect: tuple = ()
     fn_stores: tuple = ()
+    spawns: tuple = ()      # functions this body starts threads with (NOTE [entry-points])
 
 
 def successors(block: Block) -> list[int]:

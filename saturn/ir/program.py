@@ -43,6 +43,7 @@ class Program:
     lowering_errors: int = 0        # declarations skipped after an internal error
     lock_annotations: dict = field(default_factory=dict)   # function key → [(op, steps)]
     dispatch: dict = field(default_factory=dict)   # function key → {slot: targets} (ir/indirect.py)
+    entries: set = field(default_factory=set)      # entry_points(), once the program is whole
     lines: int = 0
 
     def add_function(self, fn: N.Function) -> None:
@@ -85,6 +86,15 @@ class Program:
         self.warnings += unit.warnings
         self.lowering_errors += unit.lowering_errors
         self.lines += unit.lines
+
+    def entry_points(self) -> set[str]:
+        """NOTE [entry-points]: functions nothing in the program returns to (`main`, and the
+        start routines handed to pthread_create, thrd_create, kthread_run): a lock such a
+        function leaves held, nobody releases."""
+        out = {k for k, fn in self.functions.items() if fn.name == "main" and not fn.static}
+        for fn in self.functions.values():
+            out.update(getattr(fn, "spawns", ()))
+        return out
 
     def assume_whole(self, whole: bool) -> None:
         """NOTE [whole-program]: the files checked are the whole program (or not)."""
