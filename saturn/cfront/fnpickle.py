@@ -123,7 +123,7 @@ def check(data: bytes) -> bytes:
 # The fields read without the body (NOTE [packed-units], NOTE [lazy-install]).
 META = ("key", "name", "file", "line", "end_line", "static", "notes", "callees",
         "fn_pointer_calls", "text", "digest", "line_values", "weight", "indirect", "fn_stores",
-        "spawns")
+        "spawns", "inits")
 
 
 class LazyFunction(N.Function):
