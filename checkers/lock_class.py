@@ -11,8 +11,8 @@ the kernel's own locks (`tracked`), taking a lock while this function holds anot
 class, from its own acquire on that path, is a double lock. A class is the lock's place below
 the object its path starts from: that object's type and the steps down to the lock
 ("struct io_context" . lock); both objects must be ones whose identity the function does not
-know (inputs, or what an unknown function returned), never the same object, a global, a local
-or new memory. Trylocks cannot deadlock and are left out; so are read locks, which nest.
+know, reached from its inputs (two blocks that calls returned are two blocks), never the same
+object, a global, a local or new memory. Trylocks cannot deadlock and are left out; so are read locks, which nest.
 """
 from __future__ import annotations
 
@@ -93,7 +93,7 @@ def counting(program, obj) -> bool:
     return any(k is not None and k != 1 for _, k, _ in _sites(program, ("sema_init",), obj))
 
 
-def class_of(obj):
+def class_of(obj, origins=("env",)):
     """(type of the object the path starts from, steps down to the lock), or None when the
     lock's identity is known to the function (a global, a local, new memory)."""
     cur = _lock_itself(obj)
@@ -101,16 +101,16 @@ def class_of(obj):
     while cur.parent is not None:
         steps.append(str(cur.step))
         cur = cur.parent
-    if cur.origin not in ("env", "fresh") or cur.sym is not None or cur.type is None or \
+    if cur.origin not in origins or cur.sym is not None or cur.type is None or \
             not steps:   # a lock by itself (`spinlock_t *l`) has no class to speak of
         return None
     return cur.type.key(), tuple(reversed(steps))
 
 
-def held_alike(ctx, data, st, obj, c, fs):
+def held_alike(ctx, data, st, obj, c, fs, origins=("env",)):
     """(other lock, literal: this function holds it from its own acquire) for each lock of
     obj's class other than obj."""
-    cls = class_of(obj)
+    cls = class_of(obj, origins)
     if cls is None:
         return []
     out = []
@@ -131,7 +131,7 @@ def released(ctx, checker, st, obj, releasing: int) -> None:
     if obj.root.origin != "fresh" or obj.root.deref_of is not None:
         return
     data, c, fs = ctx.data[checker.name], ctx.c, ctx.data[checker.name].fs
-    for other, held in held_alike(ctx, data, st, obj, c, fs):
+    for other, held in held_alike(ctx, data, st, obj, c, fs, ("fresh",)):
         ctx.ev.set_attr(st, other, "#lockvague", fs.const(1), c.AND(releasing, held))
 
 

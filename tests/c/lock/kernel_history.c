@@ -487,3 +487,16 @@ void ok_move_frames(struct squeue *from, struct squeue *to) {
     spin_unlock(&to->lock);
     spin_unlock(&from->lock);
 }
+
+/* Two entries two calls returned are two entries: holding one's lock while taking the
+ * other's is no recursive locking of one lock. */
+struct pmb_entry { spinlock_t lock; struct pmb_entry *link; };
+struct pmb_entry *pmb_alloc(void);
+void ok_link_entries(void) {
+    struct pmb_entry *a = pmb_alloc(), *b = pmb_alloc();
+    spin_lock(&a->lock);
+    spin_lock(&b->lock);
+    a->link = b;
+    spin_unlock(&b->lock);
+    spin_unlock(&a->lock);
+}
