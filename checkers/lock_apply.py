@@ -31,7 +31,13 @@ def _pin_value(ctx, d, args, st, data) -> int:
         objs = ctx.resolve(d["path"], args, None, st)
         _inherit(ctx, data, objs, st, d.get("eq"))
         return _read_truth(ctx, objs, st, d.get("eq"))
-    return ctx.truth(args[d["index"]]) if d["index"] < len(args) else ctx.c.new_var()
+    if d["index"] >= len(args):
+        return ctx.c.new_var()
+    value = args[d["index"]]
+    if "bit" in d:   # a flag word's bit (NOTE [flag-words] in lock_summary.py)
+        bits = getattr(value, "bits", ())
+        return bits[d["bit"]] if d["bit"] < len(bits) else ctx.c.new_var()
+    return ctx.truth(value)
 
 
 def _inherit(ctx, data, objs, st, eq) -> None:

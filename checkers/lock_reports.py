@@ -79,7 +79,7 @@ def _from_both_entries(ctx, fs, s0, any_error) -> bool:
     """Some valuation of the input propositions lets an error follow both entry states (the
     paper's rule: `if (c & 0x80) lock(); if (c >= 0) unlock();` is a bug, though no one value
     of c errs from both)."""
-    pins = [lit for _, lit in input_props(ctx)]
+    pins = [lit for _, lit in input_props(ctx)]   # flag words bit by bit: NOTE [flag-words]
     for vals in _valuations(ctx, [any_error], pins):
         assume = [x if v else -x for x, v in zip(pins, vals)]
         if ctx.can(any_error, fs.is_(s0, U), *assume) and \

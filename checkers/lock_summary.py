@@ -69,12 +69,60 @@ def output_props(ctx, exit_state):
 
 
 def input_props(ctx):
-    out = []
+    """`param != 0` for integer parameters, and a flag word's bits one by one (NOTE
+    [flag-words])."""
+    out, words = [], flag_words(ctx)
     for p in ctx.fn.params:
-        if _is_int(p.type) and len(out) < MAX_PIN:
+        if not _is_int(p.type) or len(out) >= MAX_PIN:
+            continue
+        value = ctx.initial_value(p)
+        for bit in words.get(p.uid, ()):
+            out.append(({"kind": "param", "index": p.index, "bit": bit,
+                         "name": f"param{p.index} & {1 << bit:#x}"}, value.bits[bit]))
+        if p.uid not in words:
             out.append(({"kind": "param", "index": p.index, "name": f"param{p.index}"},
-                        ctx.truth(ctx.initial_value(p))))
+                        ctx.truth(value)))
     return out
+
+
+# NOTE [flag-words]: a parameter the function tests against two or more single-bit masks is a
+# word of flags (`flags & NO_MUTEX_LOCK`, `flags & NO_MUTEX_UNLOCK`): callers say with it what
+# the function is to do, so its bits are propositions of their own when deciding whether an
+# error follows both entry states. One mask alone is not (`if (c & 0x80) lock(); if (c >= 0)
+# unlock();` stays the paper's double unlock).
+def flag_words(ctx) -> dict:
+    """Parameter uid -> the bits (at most 4) of each parameter that is a word of flags."""
+    masks: dict = {}
+    for block in ctx.fn.blocks.values():
+        for p, k in _bit_tests(getattr(block.term, "cond", None)):
+            masks.setdefault(p, set()).add(k.bit_length() - 1)
+    widths = {p.uid: getattr(p.type, "bits", 0) for p in ctx.fn.params}
+    return {p: sorted(b for b in bits if b < widths.get(p, 0))[:4]
+            for p, bits in masks.items() if len(bits) >= 2}
+
+
+def _bit_tests(cond):
+    """(parameter uid, single-bit mask) for `param & mask` tested in a branch condition."""
+    stack, out = [cond], []
+    while stack:
+        e = stack.pop()
+        if isinstance(e, N.Binary) and e.op == "and":
+            a, b = _strip(e.a), _strip(e.b)
+            for x, y in ((a, b), (b, a)):
+                if isinstance(y, N.Const) and y.value > 0 and y.value & (y.value - 1) == 0 and \
+                        isinstance(x, N.Read) and isinstance(x.lv, N.VarLv) and \
+                        x.lv.sym.kind == "param":
+                    out.append((x.lv.sym.uid, y.value))
+        for child in (getattr(e, "a", None), getattr(e, "b", None)):
+            if isinstance(child, N.Expr):
+                stack.append(child)
+    return out
+
+
+def _strip(e):
+    while isinstance(e, N.Cast):
+        e = e.a
+    return e
 
 
 def field_candidates(ctx, data):

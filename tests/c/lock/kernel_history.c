@@ -500,3 +500,24 @@ void ok_link_entries(void) {
     spin_unlock(&b->lock);
     spin_unlock(&a->lock);
 }
+
+/* A word of flags tells the function whether its caller holds the lock (NOTE [flag-words]). */
+#define NO_MUTEX_LOCK 1
+#define NO_MUTEX_UNLOCK 2
+struct slots { struct mutex slot_mutex; int next; };
+int queue_message(struct slots *s, int msg, int flags) {
+    if (!(flags & NO_MUTEX_LOCK))
+        mutex_lock(&s->slot_mutex);
+    s->next = msg;
+    if (!(flags & NO_MUTEX_UNLOCK))
+        mutex_unlock(&s->slot_mutex);
+    return 0;
+}
+void queue_twice(struct slots *s) {
+    queue_message(s, 1, NO_MUTEX_UNLOCK);
+    queue_message(s, 2, NO_MUTEX_LOCK);
+}
+void bad_queue_twice(struct slots *s) {
+    queue_message(s, 1, NO_MUTEX_UNLOCK);
+    queue_message(s, 2, 0);                          // expect: lock.double-lock
+}
