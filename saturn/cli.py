@@ -2,13 +2,15 @@
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import sys
 
-from . import registry
+from . import __version__, registry
 from .cfront.discover import from_compile_commands, from_paths
+from .driver import run_check
+from .incremental.units import FrontEnd
 from .report import jsonout, sarif, text
+from .symex.engine import Options
 
 EXIT_OK, EXIT_REPORTS, EXIT_USAGE = 0, 1, 2
 
@@ -67,6 +69,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="wall-clock limit per function, a safety net: a function over it is "
                         "incomplete and the output says so (a worker stuck inside the SAT "
                         "solver is stopped after twice the limit plus 10 s)")
+    c.add_argument("--front-end-timeout", type=float, default=300.0, metavar="SECONDS",
+                   help="wall-clock limit per file for preprocessing, parsing and lowering: a "
+                        "file over it is skipped with an error (default 300)")
     c.add_argument("--conflict-budget", type=int, default=200_000, metavar="N",
                    help="SAT conflicts allowed per query before a function is incomplete")
     sm = sub.add_parser("summary", help="print a function's plain-words summaries",
@@ -120,9 +125,8 @@ def summary(args) -> int:
 
 
 class _DefaultCheckers:
-    """The default checkers in --help, found only when the help is shown: finding them imports
-    the checkers and the engine, which a run imports only once its compiler is running (NOTE
-    [early-compiler] in cfront/pipeline.py)."""
+    """The default checkers in --help, found only when the help is shown (finding them imports
+    the checkers, which `saturn summary` and `saturn serve` do not need)."""
 
     def __str__(self):
         return ", ".join(registry.default_names()) or "none"
@@ -183,26 +187,17 @@ def check(args) -> int:
         except StoreError as exc:
             print(f"saturn: error: {exc}", file=sys.stderr)
             return EXIT_USAGE
-    early = None
-    if store is not None:   # NOTE [early-compiler]: before the analysis stack is imported
-        from .cfront.pipeline import Early
-        early = Early(discovery.files, args.std, store.path + ".units", args.root, args.jobs)
-    from . import __version__
-    from .collector import no_gc
-    with no_gc():   # and frozen, as __main__.py does for the rest
-        from .driver import run_check
-        from .symex.engine import Options
-        gc.freeze()
     names = names or registry.default_names()
     options = Options(unroll=args.unroll, conflict_budget=args.conflict_budget,
                       timeout=args.timeout)
     checkers = registry.load(names, config)
-    cache_factory, unit_cache = None, None
+    cache_factory, units = None, None
     if store is not None:
-        from .cfront.unitcache import UnitCache
-        unit_cache = UnitCache(store.path + ".units", args.root, background=args.jobs > 1)
-        from .cache import ResultCache
+        from .incremental.results import ResultCache
+        from .incremental.store import Store as UnitStore
+        units = UnitStore(store.path + ".units")
         cache_factory = lambda program: ResultCache(store, program, checkers, options, __version__)
+    front = FrontEnd(units, args.root, args.std, args.front_end_timeout)
     known = None
     if args.baseline:
         from .report.baseline import BaselineError, read
@@ -213,9 +208,9 @@ def check(args) -> int:
             return EXIT_USAGE
     with _progress_bar() as progress:
         try:
-            result = run_check(discovery, checkers, options, args.std, args.root,
-                               progress=progress, jobs=args.jobs, cache_factory=cache_factory,
-                               scheduler=args.scheduler, unit_cache=unit_cache, early=early)
+            result = run_check(discovery, checkers, options, front, progress=progress,
+                               jobs=args.jobs, cache_factory=cache_factory,
+                               scheduler=args.scheduler)
         except OSError as exc:  # e.g. the Dask scheduler cannot be reached
             print(f"saturn: error: {exc}", file=sys.stderr)
             return EXIT_USAGE

@@ -9,12 +9,9 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from .cfront.discover import Discovery, relative_to
-from .cfront.files import wait_writers
-from .cfront.pipeline import preprocessed
-from .cfront.preprocess import FrontEndError, preprocess
-from .cfront.unitcache import lower_text
+from .cfront.discover import Discovery
 from .collector import no_gc
+from .incremental.pipeline import units
 from .interproc import pools, schedule
 from .ir.program import Program
 from .logic.circuit import BudgetExceeded
@@ -31,43 +28,26 @@ class RunResult:
     errors: list = field(default_factory=list)
 
 
-def load_program(discovery: Discovery, std, root, phases, log, unit_cache=None, jobs: int = 1,
-                 early=None):
+def load_program(discovery: Discovery, front, phases, log, jobs: int = 1):
     """(program, files parsed, files skipped). Each unit is lowered on its own and absorbed in
-    the files' order (NOTE [unit-cache] in cfront/unitcache.py).
+    the files' order (NOTE [unit-cache] in incremental/units.py).
 
     NOTE [frozen-program]: the lowered program is millions of objects that live until the run
     ends. Each unit is frozen (gc.freeze) as soon as it is loaded — collection stays off until
-    then, or the first one after each load walks the whole unit (Lua's re-check: 0.3 of 1.0 s)
-    — so no collection walks it again and forked workers share its pages instead of copying
-    them; the process ends with os._exit
-    (__main__.py) rather than freeing it object by object."""
+    then, or the first one after each load walks the whole unit — so no collection walks it
+    again and forked workers share its pages instead of copying them; the process ends with
+    os._exit (__main__.py) rather than freeing it object by object."""
     program, skipped = Program(), 0
     t0 = time.perf_counter()
-    for src, text, key, error in preprocessed(discovery.files, std, jobs, unit_cache, root,
-                                              early):
-        t1 = time.perf_counter()
-        phases["preprocess"] += t1 - t0   # with workers: waiting for them (incl. lowering)
-        try:
+    with no_gc():
+        for src, unit, error in units(discovery.files, front, jobs):
             if error is not None:
-                raise FrontEndError(error)
-            with no_gc():   # NOTE [frozen-program]
-                unit = unit_cache.load(key) if key is not None else None
-                if unit is None:   # (a unit named by key but gone from the cache: made again)
-                    text = text if text is not None else preprocess(src, std)
-                    unit = unit_cache.unit(text, src.path) if unit_cache is not None else \
-                        lower_text(text, src.path, root)
+                log(error)
+                skipped += 1
+            else:
                 program.absorb(unit)
                 gc.freeze()
-        except FrontEndError as exc:
-            log(str(exc))
-            skipped += 1
-        except RecursionError:
-            log(f"{src.path}:1:1: error: nesting too deep to parse")
-            skipped += 1
-        t0 = time.perf_counter()
-        phases["lower"] += t0 - t1
-    gc.freeze()
+    phases["front end"] += time.perf_counter() - t0
     for w in program.warnings:
         log(w)
     return program, len(discovery.files) - skipped, skipped
@@ -177,7 +157,7 @@ def analyze_program(program: Program, checkers, options: Options, log, progress=
         pool = pools.LocalPool(jobs, runner, options.timeout, stuck)
     try:
         schedule.run(program, runner, jobs, on_done, cache.lookup if cache is not None else None,
-                     pool, memo=cache)
+                     pool)
     finally:
         if cache is not None:
             cache.flush()
@@ -192,42 +172,20 @@ def analyze_program(program: Program, checkers, options: Options, log, progress=
     return results
 
 
-def store_rows(program, results, checkers, version, cache_keys=None) -> list[tuple]:
-    """Database rows: one per (function, checker), plus the engine's own facts."""
-    rows = []
-    for key, res in results.items():
-        fn = program.functions[key]
-        names = [c.name for c in checkers] + ["<engine>"]
-        text = getattr(res.summaries, "text", None)   # a reused one's, as stored (cache.py)
-        for name in names:
-            reports = [r.to_record() for r in res.reports if r.checker == name]
-            rows.append((key, name, fn.name, fn.file, fn.line, (cache_keys or {}).get(key, ""),
-                         version, text(name) if text else res.summaries.get(name, {}),
-                         res.status, res.notes, reports, round(res.seconds, 4)))
-    return rows
-
-
-def run_check(discovery: Discovery, checkers, options: Options, std=None, root=".",
+def run_check(discovery: Discovery, checkers, options: Options, front,
               log=lambda m: print(m, file=sys.stderr), progress=None, jobs: int = 1,
-              cache_factory=None, scheduler: str | None = None, unit_cache=None,
-              early=None) -> RunResult:
-    """`early`: a cfront.pipeline.Early for these files (NOTE [early-compiler])."""
+              cache_factory=None, scheduler: str | None = None) -> RunResult:
+    """`front`: an incremental.units.FrontEnd (with a store or none)."""
     start = time.perf_counter()
-    phases = {"preprocess": 0.0, "lower": 0.0, "analyze": 0.0}
+    phases = {"front end": 0.0, "analyze": 0.0}
     for note in discovery.notes:
         log(note)
-    program, parsed, skipped = load_program(discovery, std, root, phases, log, unit_cache, jobs,
-                                            early)
-    rel = relative_to(root)
-    sources = {rel(src.path) for src in discovery.files}
+    program, parsed, skipped = load_program(discovery, front, phases, log, jobs)
+    sources = program.files
     program.prune_to(sources)
     t = time.perf_counter()
     cache = cache_factory(program) if cache_factory else None
-    try:
-        results = analyze_program(program, checkers, options, log, progress, jobs, cache,
-                                  scheduler)
-    finally:
-        wait_writers()   # NOTE [background-writes] in cfront/files.py
+    results = analyze_program(program, checkers, options, log, progress, jobs, cache, scheduler)
     phases["analyze"] = time.perf_counter() - t
     # Reports inside headers outside --root (system and kernel-wide headers when checking one
     # subsystem) are not the user's to fix; those functions still give their summaries.

@@ -8,7 +8,9 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
-C_SUFFIXES = (".c",)
+from .markers import is_preprocessed
+
+C_SUFFIXES = (".c", ".i")   # .i: preprocessed already (markers.py)
 SKIPPED_SUFFIXES = {".cc": "C++", ".cpp": "C++", ".cxx": "C++", ".C": "C++", ".s": "assembler",
                     ".S": "assembler", ".asm": "assembler", ".m": "Objective-C"}
 # Compiler flags that matter to preprocessing; everything else in a compile command is dropped.
@@ -22,7 +24,20 @@ _PP_FLAGS_WITH_ARG = {"-I", "-D", "-U", "-include", "-isystem", "-iquote", "-idi
 class SourceFile:
     path: str                       # absolute, normalised
     flags: tuple[str, ...] = ()     # preprocessor flags for this file
-    directory: str = ""             # where the compiler ran (for relative -I)
+    directory: str = ""             # where the compiler ran (for relative -I and marker names)
+    preprocessed: bool = False      # its text is preprocessed already (a .i, or gcc -E output)
+
+
+def source(path: str, flags: tuple[str, ...], directory: str) -> SourceFile:
+    """The file at `path`, told preprocessed or not by its suffix or its first line."""
+    done = path.endswith(".i")
+    if not done:
+        try:
+            with open(path, "rb") as fh:
+                done = is_preprocessed(fh.read(512).decode("latin-1"))
+        except OSError:
+            pass   # reported when it is preprocessed
+    return SourceFile(path, flags, directory, done)
 
 
 @dataclass
@@ -38,7 +53,9 @@ def _excluded(path: str, excludes: list[str]) -> bool:
 
 
 def from_paths(paths: list[str], flags: tuple[str, ...], excludes: list[str]) -> Discovery:
-    """Files given directly, and every `*.c` below given directories, in sorted order."""
+    """Files given directly, and every `*.c` and `*.i` below given directories, in sorted order;
+    in a directory, `x.i` beside an `x.c` is left out (it is most likely the `.c`'s own
+    preprocessed output, as `gcc -save-temps` leaves it), with a note."""
     found = Discovery()
     seen: set[str] = set()
     for given in paths:
@@ -46,7 +63,12 @@ def from_paths(paths: list[str], flags: tuple[str, ...], excludes: list[str]) ->
             candidates = []
             for root, dirs, names in os.walk(given):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                candidates += [os.path.join(root, n) for n in names if n.endswith(C_SUFFIXES)]
+                for n in sorted(names):
+                    if n.endswith(".i") and n[:-2] + ".c" in names:
+                        found.notes.append(f"{os.path.join(root, n)}: note: skipped, "
+                                           f"{n[:-2]}.c beside it is checked")
+                    elif n.endswith(C_SUFFIXES):
+                        candidates.append(os.path.join(root, n))
         elif os.path.exists(given):
             candidates = [given]
         else:
@@ -55,7 +77,7 @@ def from_paths(paths: list[str], flags: tuple[str, ...], excludes: list[str]) ->
         for path in sorted(os.path.abspath(c) for c in candidates):
             if path not in seen and not _excluded(path, excludes):
                 seen.add(path)
-                found.files.append(SourceFile(path, flags, os.path.dirname(path)))
+                found.files.append(source(path, flags, os.path.dirname(path)))
     return found
 
 
@@ -95,7 +117,7 @@ def from_compile_commands(db_path: str, extra: tuple[str, ...], excludes: list[s
         seen.add(path)
         args = entry.get("arguments") or split_command(entry.get("command", ""))
         flags = tuple(_absolute_includes(_pp_flags(args[1:]), directory)) + extra
-        found.files.append(SourceFile(path, flags, directory))
+        found.files.append(source(path, flags, directory))
     found.files.sort(key=lambda f: f.path)
     return found
 

@@ -24,6 +24,34 @@ _PLAIN_QUALIFIERS = ("CONST", "VOLATILE", "RESTRICT", "__CONST", "__RESTRICT", "
 
 class SaturnParser(GnuCParser):
     initial_type_symbols = GnuCParser.initial_type_symbols | EXTRA_TYPE_NAMES
+    _file_scope: dict | None = None   # `parse_in_scope`'s file scope, and what it changed
+    _changes: list | None = None
+
+    def parse_in_scope(self, text: str, filename: str, scope: dict) -> tuple[list, list]:
+        """Parse top-level declarations with `scope` (name -> whether it is a typedef name) as
+        the file scope: (their nodes, the (name, is a type) pairs they declared in it, which
+        are also made in `scope`)."""
+        self._file_scope, self._changes = scope, []
+        try:
+            return self.parse(text, filename).ext, self._changes
+        finally:
+            self._file_scope = self._changes = None
+
+    def _parse_translation_unit_or_empty(self):
+        if self._file_scope is not None:
+            self.__dict__.pop("_pending_initial_type_symbols", None)
+            self._scope_stack[0] = self._file_scope
+        return super()._parse_translation_unit_or_empty()
+
+    def _add_typedef_name(self, name, coord):
+        super()._add_typedef_name(name, coord)
+        if self._changes is not None and len(self._scope_stack) == 1:
+            self._changes.append((name, True))
+
+    def _add_identifier(self, name, coord):
+        super()._add_identifier(name, coord)
+        if self._changes is not None and len(self._scope_stack) == 1:
+            self._changes.append((name, False))
 
     def _parse_unary_expression(self):
         self._skip_extension()

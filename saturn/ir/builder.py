@@ -29,9 +29,6 @@ class Builder:
         self.fn_pointer_calls = 0
         self.temps = 0
         self.locals: list[N.Symbol] = []
-        # id(Const) -> (Const, id(its AST node), file): those made of a line literal, a number
-        # equal to its line (NOTE [moved-line-constants] in cfront/fnpickle.py)
-        self.line_literals: dict[int, tuple] = {}
 
     def new_block(self) -> N.Block:
         b = N.Block(next(self._ids))

@@ -118,10 +118,7 @@ class ExprLowering:
             value, t = parse_int_literal(text)
         except ValueError:
             return N.Unknown(T.DOUBLE, "")
-        c = const(value, t)
-        if node.coord is not None and text == str(node.coord.line):   # a line literal
-            self.b.line_literals[id(c)] = (c, id(node), self.coord(node).file)
-        return c
+        return const(value, t)
 
     # -- operators --------------------------------------------------------------------------
     def _x_UnaryOp(self, node):

@@ -218,9 +218,9 @@ class Function:
     callees: set[str] = field(default_factory=set)
     fn_pointer_calls: int = 0
     text: str = ""          # normalised source text of the body (for hashing)
-    digest: str = ""        # ir/digest.py, once computed
-    line_values: tuple = ()  # NOTE [line-constants] in ir/digest.py
-    weight: int = 0         # estimated analysis cost, ir/digest.py's analysis_weight
+    digest: str = ""        # incremental/digest.py, once computed
+    line_values: tuple = ()  # NOTE [line-constants] in incremental/lines.py
+    weight: int = 0         # estimated analysis cost, loops.py's analysis_weight
 
 
 def successors(block: Block) -> list[int]:

@@ -31,6 +31,7 @@ class Program:
     lowering_errors: int = 0        # declarations skipped after an internal error
     lock_annotations: dict = field(default_factory=dict)   # function key → [(op, steps)]
     lines: int = 0
+    files: set = field(default_factory=set)   # the units' own files, as reports name them
 
     def add_function(self, fn: N.Function) -> None:
         old = self.functions.get(fn.key)
@@ -57,7 +58,7 @@ class Program:
 
     def absorb(self, unit: "Program") -> None:
         """Add one translation unit lowered on its own (NOTE [unit-cache] in
-        cfront/unitcache.py): as if it had been lowered after the units already here — the
+        incremental/units.py): as if it had been lowered after the units already here — the
         first definition of a function wins, a global's uses are the union of its units'."""
         for fn in unit.functions.values():
             self.add_function(fn)
@@ -71,6 +72,7 @@ class Program:
         self.warnings += unit.warnings
         self.lowering_errors += unit.lowering_errors
         self.lines += unit.lines
+        self.files |= unit.files
 
     def add_global(self, g: GlobalVar) -> GlobalVar:
         old = self.globals.get(g.sym.key)
@@ -91,7 +93,7 @@ def lvalue_root(lv) -> N.Symbol | None:
 def global_uses(stmts) -> tuple[set, set]:
     """(keys of the globals written, keys of those whose address is taken) in `stmts`: a
     function's share of `mark_uses`, kept with it in the function cache (NOTE
-    [function-cache] in cfront/fncache.py)."""
+    [function-entries] in incremental/entries.py)."""
     written, taken = set(), set()
 
     def visit_expr(e):
