@@ -75,3 +75,10 @@ class Names:
                 os.path.normpath(os.path.join(self.directory, plain))
             self.paths[name] = got
         return got
+
+
+def shown(path: str) -> str:
+    """A path as reports show it: a byte that is not UTF-8 as `\\xNN` (NOTE [own-files])."""
+    if path.isascii():
+        return path
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")

@@ -57,12 +57,40 @@ class _Decl:
 def kept_declarations(text: str, own: set[str]) -> list[_Decl] | None:
     """The top-level declarations of `text` a file whose own text the markers name `own` needs
     (NOTE [lazy-headers]), in order; None if the text could not be split."""
+    decls = declarations(text, own)
+    return None if decls is None else needed(decls)
+
+
+def declarations(text: str, own: set[str], known: list = ()) -> list[_Decl] | None:
+    """Every top-level declaration of `text`; `known`: its first ones, scanned before (their
+    text unchanged since), after which the scan goes on. None if the text could not be split."""
+    scanner = _Scanner(own)
+    for d in known:
+        if d.typedef:
+            scanner.typedefs.update(d.declared)
+    pos = known[-1].end if known else 0
     try:
-        decls = [d for d, _ in _Scanner(own).decls(text)]
+        return list(known) + [d for d, _ in scanner.decls(text, pos, _own_at(text, pos, own))]
     except _Unbalanced:
         return None
+
+
+def needed(decls: list[_Decl]) -> list[_Decl]:
+    """The declarations the file's own ones need, to a fixed point (NOTE [lazy-headers])."""
     keep = _needed(decls)
     return [d for i, d in enumerate(decls) if i in keep]
+
+
+def _own_at(text: str, pos: int, own: set[str]) -> bool:
+    """Whether the file's own text is current at `pos` (before any marker, it is)."""
+    at = text.rfind("\n#", 0, pos)
+    while at >= 0:
+        m = LINE_MARKER.match(text, at + 1)
+        if m:
+            return m[2] in own
+        at = text.rfind("\n#", 0, at)
+    m = LINE_MARKER.match(text)
+    return m[2] in own if m and m.start() < pos else True
 
 
 def _needed(decls: list[_Decl]) -> set[int]:

@@ -3,7 +3,8 @@
 NOTE [function-cache]: after a one-function edit, lowering every function of the file again
 was most of a re-check (SQLite: 2,500 functions, ~10 s). A definition of the file's own text
 is kept lowered (entries.py) under a hash of its own text — file, column, and lines with gcc's
-markers made relative to its first line (NOTE [line-shift] in lines.py) — and of its
+markers made relative to its first line (NOTE [line-shift] in lines.py; its line literals
+too, NOTE [line-literals]) — and of its
 *context*: every declaration kept before it (prune.py), markers without their numbers, the
 other function definitions by their prototypes only. Lowering a body reads the declarations
 before it and, unless it is impure (NOTE [scope-effects] in ir/lower.py), writes nothing else:
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 
-from .lines import relative_markers, without_marker_lines
+from .lines import line_literals, relative_markers, without_marker_lines
 
 IMPURE = b""   # the entry of an impure definition
 
@@ -47,27 +48,31 @@ def column(text: str, pos: int) -> int:
 
 
 def function_keys(salt: str, text: str, decls: list, spans: list, is_pure) -> dict:
-    """{index: key, or None when it cannot be kept} of each definition of the file's own text
-    among `decls` (with `spans`, lines.decl_spans); `is_pure(index, key)` says whether a
-    definition is pure (NOTE [function-cache])."""
+    """{index: its keys} of each definition of the file's own text among `decls` (with `spans`,
+    lines.decl_spans): under its text with its line literals as `__LINE__` and, when those
+    differ, as it is (NOTE [line-literals]); none when it cannot be kept. `is_pure(index,
+    keys)` says whether a definition is pure (NOTE [function-cache])."""
     context, keys = hashlib.sha256(salt.encode()), {}
     for i, d in enumerate(decls):
         file, first, _ = spans[i]
         chunk = text[d.start:d.end]
         fold = chunk
         if d.body and d.main:
-            own = relative_markers(chunk, file, first)
-            key = None
-            if own is not None:
-                h = context.copy()
-                h.update(f"\1{file}\0{column(text, d.start)}\0{own}".encode(
-                    "utf-8", "surrogateescape"))
-                key = h.hexdigest()[:40]
-            keys[i] = key
-            if is_pure(i, key):
+            exact = relative_markers(chunk, file, first)
+            moving = exact and relative_markers(line_literals(chunk, first)[0], file, first)
+            where = f"\1{file}\0{column(text, d.start)}\0"
+            keys[i] = () if exact is None else tuple(
+                _hashed(context, where + own) for own in dict.fromkeys((moving, exact)))
+            if is_pure(i, keys[i]):
                 fold = prototype(chunk) or chunk
         elif d.body:
             fold = prototype(chunk) or chunk
         context.update(f"\2{file}\0{without_marker_lines(fold)}".encode(
             "utf-8", "surrogateescape"))
     return keys
+
+
+def _hashed(context, own: str) -> str:
+    h = context.copy()
+    h.update(own.encode("utf-8", "surrogateescape"))
+    return h.hexdigest()[:40]

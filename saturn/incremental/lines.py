@@ -11,11 +11,23 @@ NOTE [line-constants]: `assert` and macros such as SQLite's SQLITE_CORRUPT_BKPT 
 an integer constant equal to its statement's line is `__LINE__` (in the statement's text too),
 and the values met are kept in `fn.line_values`; a reused result that mentions one of them
 elsewhere than at its own place is analysed again (results.py). The function cache keys the
-exact text: a constant folded into the IR cannot be moved.
+exact text, unless its line literals move with it (NOTE [line-literals]).
+
+NOTE [line-literals]: a function below an added line that passes `__LINE__` (an `assert`)
+changed its text, and was lowered again: SQLite's SQLITE_CORRUPT_BKPT in hundreds of functions,
+zstd's divsufsort. Its text is also keyed with its *line literals* (decimal numbers equal to
+the line they stand on, outside string and character literals) written `__LINE__`
+(`line_literals`), and kept under that key when its IR moves with its lines exactly: each
+literal became constants of the IR (the lowering marks them: ir/lower.py's Lowered), no such
+number is written in the text otherwise, the digest's line values are those, and only call and
+branch texts write them (entries.py `moving_part`). Those constants and texts are then kept
+relative to the function's first line. Otherwise it is kept under its exact text.
 """
 from __future__ import annotations
 
+import os
 import re
+from collections import Counter
 
 from ..cfront.markers import LINE_MARKER
 
@@ -66,3 +78,37 @@ def decl_spans(text: str, decls) -> list[tuple[str, int, int]]:
         file, first = line_at(d.start)
         out.append((file, first, line_at(d.end)[1]))
     return out
+
+
+def line_literals(chunk: str, first: int) -> tuple[str, Counter, Counter]:
+    """(the chunk, its first line `first`, with its line literals written `__LINE__`; how many
+    times each number is written in it as a line literal; how many times at all) (NOTE
+    [line-literals])."""
+    marks = [int(m[1]) for m in LINE_MARKER.finditer(chunk)] if "\n#" in chunk else []
+    lo, hi = min([first] + marks), max([first] + marks) + chunk.count("\n")
+    # Most have none: a number in [lo, hi] holds their common leading digits, and one `in`
+    # rules most chunks out.
+    lead = os.path.commonprefix([str(lo), str(hi)]) if len(str(lo)) == len(str(hi)) else ""
+    if lead and lead not in chunk or \
+            not any(lo <= int(n) <= hi for n in NUMBER.findall(chunk)):
+        return chunk, Counter(), Counter()
+    own, every, out = Counter(), Counter(), chunk.split("\n")
+    for k, here, ln in _numbered(out, first):
+        for m in NUMBER_OR_LITERAL.finditer(ln):
+            if m[0][0] not in "\"'":
+                every[m[0]] += 1
+                own[m[0]] += m[0] == here
+        if here in ln:
+            out[k] = number_as(ln, here, "__LINE__", NUMBER_OR_LITERAL)
+    return "\n".join(out), +own, every
+
+
+def _numbered(lines: list, line: int):
+    """(index, its line as the markers count, as text, the line) of each line but markers."""
+    for k, ln in enumerate(lines):
+        if ln.startswith("#"):
+            m = LINE_MARKER.match(ln)
+            line = int(m[1]) if m else line + 1   # a marker names the line after it
+            continue
+        yield k, str(line), ln
+        line += 1

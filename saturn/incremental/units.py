@@ -20,10 +20,10 @@ import time
 from pycparser import c_ast
 
 from ..cfront.discover import SourceFile, relative_to
-from ..cfront.markers import Names, own_names
+from ..cfront.markers import Names, own_names, shown, unescape
 from ..cfront.parse import Declarations, parse_text
 from ..cfront.preprocess import FrontEndError, preprocess
-from ..cfront.prune import kept_declarations
+from ..cfront.prune import declarations, needed
 from .. import limits
 from ..collector import no_gc
 from ..ir.loops import analysis_weight
@@ -34,7 +34,8 @@ from .declarations import DeclarationCache
 from .digest import ir_digest
 from .direct import Manifests
 from .functions import IMPURE, column, function_keys, prototype
-from .lines import decl_spans
+from .lines import decl_spans, line_literals
+from .scans import ScanCache
 
 
 class FrontEnd:
@@ -103,12 +104,24 @@ def _entries(data: bytes | None) -> dict:
     return got if isinstance(got, dict) else {}
 
 
+def _report_paths(directory: str, root: str):
+    """A line marker's name -> the path reports give it (NOTE [own-files]), memoised: the
+    lowering asks once per statement."""
+    names, rel, memo = Names(directory), relative_to(root), {}
+
+    def path(name: str) -> str:
+        got = memo.get(name)
+        if got is None:
+            got = memo[name] = shown(rel(names.path(name)))
+        return got
+    return path
+
+
 def _unpacked(record) -> Program:
     skeleton, stored = record
     unit, tags, packed = pickle.loads(skeleton)
-    for key, (entry_key, first) in packed.items():
-        meta, _, body = entries.parts(stored[entry_key])
-        unit.functions[key] = entries.lazy(meta, body, tags, unit.globals, first)
+    for key, (entry_key, first, meta) in packed.items():
+        unit.functions[key] = entries.lazy(meta, stored[entry_key], tags, unit.globals, first)
     return unit
 
 
@@ -117,20 +130,21 @@ class _Lowering:
 
     def __init__(self, src: SourceFile, text: str, root: str, store, old: dict):
         self.src, self.text, self.store, self.old, self.root = src, text, store, old, root
-        names, rel = Names(src.directory), relative_to(root)
-        self.relpath = lambda name: rel(names.path(name))
+        self.relpath = _report_paths(src.directory, root)
         self.raw_own = own_names(text) or {src.path}
         self.own = {self.relpath(n) for n in self.raw_own}
         self.tags: dict = {}
         self.entries: dict[str, bytes] = {}   # the unit's function-cache entries, by key
-        self.packed: dict[str, tuple] = {}    # function key -> (its entry's key, first line)
+        self.packed: dict[str, tuple] = {}    # function key -> (its entry's key, first line,
+        #                                       the entry's fields)
 
     def unit(self) -> Program:
         # One pass of the collector, at the end, after the syntax trees are gone (they have no
         # cycles: counting references frees them).
         with no_gc():
-            decls = kept_declarations(self.text, self.raw_own)
-            unit = self._by_declarations(decls) if decls is not None else None
+            every = ScanCache(self.store, self.src.path).declarations(self.text, self.raw_own) \
+                if self.store is not None else declarations(self.text, self.raw_own)
+            unit = self._by_declarations(needed(every)) if every is not None else None
             if unit is None:
                 unit, out = self._lowered(parse_text(self.text, self.src.path).ext)
                 self.tags, self.entries, self.packed = out.tags, {}, {}
@@ -139,7 +153,21 @@ class _Lowering:
                 analysis_weight(fn)
             unit.lines = self.text.count("\n")
             unit.files = set(self.own)
+            if every and not any(fn.file in self.own for fn in unit.functions.values()):
+                unit.warnings += self._none_analysed(every)
         return unit
+
+    def _none_analysed(self, every: list) -> list[str]:
+        """NOTE [own-files]: a file whose text defines functions outside headers (an included
+        `.c`: a unity build), none of them its own, has none analysed: it says so."""
+        spans = decl_spans(self.text, every)
+        files = sorted({unescape(spans[i][0]) for i, d in enumerate(every)
+                        if d.body and not unescape(spans[i][0]).endswith(".h")})
+        if not files:
+            return []
+        return [f"{self.src.path}:1:1: warning: no function is analysed: its functions are "
+                f"defined in {', '.join(files[:3])}{', ...' if len(files) > 3 else ''}, which "
+                "it includes (only a file's own text is analysed)"]
 
     def _lowered(self, nodes: list, roots=()):
         unit = Program()
@@ -156,8 +184,8 @@ class _Lowering:
         cache = DeclarationCache(self.store, self.src.path) if self.store is not None else None
         guess: dict[int, bool] = {}
 
-        def predicted(i, key):
-            guess[i] = self.old.get(key) != IMPURE
+        def predicted(i, keys):
+            guess[i] = not any(self.old.get(k) == IMPURE for k in keys)
             return guess[i]
         salt += "\0" + self.root   # (the lowered IR names files relative to it)
         keys = function_keys(salt, text, decls, spans, predicted) if self.store else {}
@@ -170,21 +198,21 @@ class _Lowering:
             impure = {i for i, fn in fresh.items() if fn.key in out.impure}
             if not self.store or all(guess.get(i, True) == (i not in impure) for i in fresh):
                 break
-            keys = function_keys(salt, text, decls, spans, lambda i, key: i not in impure)
-            if attempt or all(keys[i] == key for i, (key, _) in hits.items()):
+            keys = function_keys(salt, text, decls, spans, lambda i, keys: i not in impure)
+            if attempt or all(key in keys[i] for i, (key, _) in hits.items()):
                 break
             hits, guess = {}, {i: i not in impure for i in keys}   # lowered anew, no hits
         if cache is not None:
             cache.flush()
         self.tags = out.tags
-        self._keep(unit, out, spans, keys, hits, fresh, impure)
+        self._keep(unit, out, decls, spans, keys, hits, fresh, impure)
         return unit
 
     def _hits(self, decls, spans, keys) -> dict:
         """{index: (key, entry's parts)} of the definitions the function cache has."""
         hits = {}
-        for i, key in keys.items():
-            entry = self.old.get(key) if key else None
+        for i, its in keys.items():
+            key, entry = next(((k, self.old[k]) for k in its if self.old.get(k)), (None, None))
             d = decls[i]
             if not entry or not prototype(self.text[d.start:d.end]):
                 continue
@@ -220,8 +248,9 @@ class _Lowering:
             nodes += got
         roots = {c for _, parts in hits.values() for c in parts[0]["callees"]}
         unit, out = self._lowered(nodes, roots)
-        for i, (_, parts) in sorted(hits.items()):
-            fn, statics, uses = entries.install(parts, out.tags, unit.globals, spans[i][1])
+        for i, (key, parts) in sorted(hits.items()):
+            fn, statics, uses = entries.install(self.old[key], parts, out.tags, unit.globals,
+                                                spans[i][1])
             for g in statics:
                 unit.add_global(g)
             unit.add_function(fn)
@@ -258,29 +287,36 @@ class _Lowering:
             cache.save(key, file, first, nodes, names)
         return nodes
 
-    def _keep(self, unit, out, spans, keys, hits, fresh, impure) -> None:
+    def _keep(self, unit, out, decls, spans, keys, hits, fresh, impure) -> None:
         """The unit's function-cache entries: the hits' and the fresh pure definitions'."""
         if self.store is None:
             return
         for i, (key, parts) in hits.items():
             self.entries[key] = self.old[key]
-            self.packed[parts[0]["key"]] = (key, spans[i][1])
+            self.packed[parts[0]["key"]] = (key, spans[i][1], parts[0])
         for i, fn in fresh.items():
-            key = keys.get(i)
-            if key is None:
+            its, first = keys.get(i), spans[i][1]
+            if not its:
                 continue
             if i in impure:
-                self.entries[key] = IMPURE
+                self.entries[its[-1]] = IMPURE
                 continue
             ir_digest(fn)
             analysis_weight(fn)
+            moving = None
+            if len(its) > 1:   # it has line literals (NOTE [line-literals])
+                d = decls[i]
+                _, own, every = line_literals(self.text[d.start:d.end], first)
+                moving = entries.moving_part(fn, out.line_literals.get(fn.key, {}), own, every,
+                                             first)
+            key = its[0] if moving is not None else its[-1]
             uses = global_uses([s for blk in fn.blocks.values() for s in blk.stmts])
             try:
                 self.entries[key] = entries.dump(fn, out.statics.get(fn.key, []), uses,
-                                                 out.tags, unit.globals, spans[i][1])
+                                                 out.tags, unit.globals, first, moving)
             except (RecursionError, pickle.PickleError, TypeError):
                 continue
-            self.packed[fn.key] = (key, spans[i][1])
+            self.packed[fn.key] = (key, first, entries.parts(self.entries[key])[0])
 
     def record(self, unit: Program) -> bytes:
         """The unit as stored: its own definitions as their entries (NOTE [function-entries])."""

@@ -29,6 +29,7 @@ class Builder:
         self.fn_pointer_calls = 0
         self.temps = 0
         self.locals: list[N.Symbol] = []
+        self.line_literals: dict[int, int] = {}   # id(Const) -> id(its AST node): NOTE [line-literals]
 
     def new_block(self) -> N.Block:
         b = N.Block(next(self._ids))

@@ -193,6 +193,7 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
         self.scope = Scope(self.file_scope)
         try:
             fn = self.function_body(fdef, decl, ftype, key)
+            self.out.line_literals[key] = self.b.line_literals
         except BaseException:
             self.out.impure.add(key)
             raise
@@ -272,6 +273,9 @@ class Lowered:
     tags: dict = field(default_factory=dict)      # file-scope struct and union types by tag
     impure: set = field(default_factory=set)      # keys of impure functions (NOTE [scope-effects])
     statics: dict = field(default_factory=dict)   # function key -> its static locals
+    # function key -> {id(Const): id(AST node)} of the constants written as their own line
+    # (`__LINE__`, as the preprocessor leaves it): NOTE [line-literals] in incremental/lines.py
+    line_literals: dict = field(default_factory=dict)
 
 
 def lower_unit(program: Program, ast: c_ast.FileAST, tu_path: str, relpath=os.path.relpath,

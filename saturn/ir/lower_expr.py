@@ -118,7 +118,10 @@ class ExprLowering:
             value, t = parse_int_literal(text)
         except ValueError:
             return N.Unknown(T.DOUBLE, "")
-        return const(value, t)
+        c = const(value, t)
+        if node.coord is not None and text == str(node.coord.line):   # (NOTE [line-literals])
+            self.b.line_literals[id(c)] = id(node)
+        return c
 
     # -- operators --------------------------------------------------------------------------
     def _x_UnaryOp(self, node):

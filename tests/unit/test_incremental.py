@@ -6,6 +6,7 @@ declarations are reused while their text and the typedef names they mention are.
 [function-entries]: a unit stored with its functions as entries loads back the same. NOTE
 [direct-mode]: a file whose inputs are unchanged is not preprocessed."""
 import os
+import re
 import time
 
 import pytest
@@ -27,13 +28,17 @@ F4 = "int *f4(void) {\n  return &counter;\n}\n"
 
 
 def _preprocessed(text):
-    """`__LINE__` replaced by its line (the marker on line 1 names line 1 the next one, and
-    the header's three lines are not the file's), as the preprocessor does."""
-    out, line = [], 0
+    """`__LINE__` replaced by its line in a.c, as the preprocessor does (a marker gives the
+    number of the line after it)."""
+    out, line = [], None
     for ln in text.split("\n"):
-        out.append(ln.replace("__LINE__", str(line)))
-        line = int(ln.split()[1]) - 1 if ln.startswith('# ') and '"a.c"' in ln else \
-            line + (not ln.startswith("#"))
+        if ln.startswith("# "):
+            number, name = ln.split()[1:3]
+            line = int(number) if name == '"a.c"' else None
+        else:
+            ln = ln.replace("__LINE__", str(line)) if line is not None else ln
+            line = line + 1 if line is not None else None
+        out.append(ln)
     return "\n".join(out)
 
 
@@ -93,12 +98,18 @@ def test_an_edited_body_is_the_only_one_lowered_again(tmp_path, lowered):
     assert sorted(set(lowered)) == ["f3", "hidden"]   # (a header's inline: lowered when called)
 
 
-def test_a_function_below_an_added_line_with_its_line_in_it_is_lowered_again(tmp_path,
-                                                                             lowered):
-    _front(tmp_path, _preprocessed(PRELUDE + F1 + F2 + F3))
+def test_functions_below_an_added_line_move_with_their_line_literals(tmp_path, lowered):
+    """NOTE [line-literals]: f2 passes __LINE__ and moves with it; f5 also writes its
+    __LINE__'s number on another line, where it is a plain number: it is lowered again."""
+    f5 = "int f5(int x) {\n  return log_at(__LINE__)\n    + x * SAME;\n}\n"
+
+    def text(pad):
+        t = _preprocessed(PRELUDE + pad + F1 + F2 + F3 + f5)
+        return t.replace("SAME", re.findall(r"log_at\((\d+)\)\n    \+", t)[0])
+    _front(tmp_path, text(""))
     lowered.clear()
-    got, fresh, _ = _front(tmp_path, _preprocessed(PRELUDE + "\n" + F1 + F2 + F3))
-    assert got == fresh and "f2" in lowered and "f1" not in lowered and "f3" not in lowered
+    got, fresh, _ = _front(tmp_path, text("\n"))
+    assert got == fresh and set(lowered) - {"hidden"} == {"f5"}
 
 
 def test_a_changed_declaration_lowers_what_follows_it_again(tmp_path, lowered):

@@ -110,13 +110,13 @@ def test_unbalanced_text_is_not_split():
 
 def test_a_wrong_guess_falls_back_to_the_whole_text(monkeypatch):
     """A kept declaration that does not parse alone: the whole text is parsed instead."""
-    real = kept_declarations
+    real = units.needed
 
-    def halved(text, own):
-        decls = real(text, own)
+    def halved(decls):
+        decls = real(decls)
         decls[0].end = decls[0].start + 5
         return decls
-    monkeypatch.setattr(units, "kept_declarations", halved)
+    monkeypatch.setattr(units, "needed", halved)
     assert _by_declarations(TEXT) == _digests(TEXT)
 
 
