@@ -250,7 +250,7 @@ def _imports(db, tree):
 
 
 def test_a_run_never_imports_networkx(tmp_path):
-    """NOTE [startup] in saturn/ir/graphs.py: importing networkx was a third of a re-check."""
+    """NOTE [startup] in saturn/ir/graphs.py: a run never imports networkx."""
     tree = _tree(tmp_path)
     db = str(tmp_path / "s.db")
     _json("--db", db, "--jobs", "1", ".", cwd=str(tree))

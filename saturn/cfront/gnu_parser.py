@@ -7,6 +7,7 @@ left out (a TernaryOp whose ``iftrue`` is None), ``__label__`` declarations, ``_
 ``__attribute__((...));`` as a statement.
 """
 from pycparser import c_ast
+from pycparserext.ext_c_lexer import GnuCLexer
 from pycparserext.ext_c_parser import Asm, GnuCParser
 
 # GNU type names that pycparser does not know; the lowering maps each to its width.
@@ -22,7 +23,22 @@ _PLAIN_QUALIFIERS = ("CONST", "VOLATILE", "RESTRICT", "__CONST", "__RESTRICT", "
                      "__VOLATILE", "__VOLATILE__")
 
 
+class SaturnLexer(GnuCLexer):
+    """GCC's `__signed__`/`__signed` (kernel UAPI headers) are `signed`; `__thread`, a storage
+    class, goes (thread-locality does not change the model). A preprocessed input keeps them
+    as the compiler left them."""
+
+    def token(self):
+        tok = super().token()
+        while tok is not None and tok.type == "ID" and tok.value == "__thread":
+            tok = super().token()
+        if tok is not None and tok.type == "ID" and tok.value in ("__signed__", "__signed"):
+            tok.type, tok.value = "SIGNED", "signed"
+        return tok
+
+
 class SaturnParser(GnuCParser):
+    lexer_class = SaturnLexer
     initial_type_symbols = GnuCParser.initial_type_symbols | EXTRA_TYPE_NAMES
     _file_scope: dict | None = None   # `parse_in_scope`'s file scope, and what it changed
     _changes: list | None = None

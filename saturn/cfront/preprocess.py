@@ -10,9 +10,8 @@ import subprocess
 
 from .discover import SourceFile
 
-# `__thread` is a storage class pycparser does not know (thread-locality does not change the
-# model); `__signed__` is GCC's spelling of `signed` in kernel UAPI headers.
-BASE_DEFINES = ("-D__thread=", "-D__signed__=signed", "-D__saturn__=1")
+# (`__thread` and `__signed__` are the parser's: gnu_parser.SaturnLexer.)
+BASE_DEFINES = ("-D__saturn__=1",)
 
 
 class FrontEndError(Exception):

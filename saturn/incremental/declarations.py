@@ -1,8 +1,8 @@
 """Parsed declarations kept from one run to the next.
 
-NOTE [declaration-cache]: after an edit of one function, parsing the declarations around it
-again (a kernel file's few thousand header declarations; zstd's ~2,000 prototypes, typedefs
-and tables) was most of what lowering the file still cost. A top-level declaration's nodes
+NOTE [declaration-cache]: an edit of one function must not parse the declarations around it
+again (a kernel file's few thousand header declarations, an amalgamation's prototypes,
+typedefs and tables). A top-level declaration's nodes
 (cfront/parse.py parses them one at a time: NOTE [declaration-parse]) are kept under a hash of
 what its parse depends on — its text with gcc's markers relative to its first line, its file
 and column, and which names it mentions are typedef names before it — with its coordinates in

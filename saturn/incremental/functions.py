@@ -1,7 +1,7 @@
 """Which functions of a unit the function cache has: their keys.
 
-NOTE [function-cache]: after a one-function edit, lowering every function of the file again
-was most of a re-check (SQLite: 2,500 functions, ~10 s). A definition of the file's own text
+NOTE [function-cache]: an edit of one function must not lower every function of its file
+again. A definition of the file's own text
 is kept lowered (entries.py) under a hash of its own text — file, column, and lines with gcc's
 markers made relative to its first line (NOTE [line-shift] in lines.py; its line literals
 too, NOTE [line-literals]) — and of its

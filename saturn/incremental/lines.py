@@ -13,9 +13,8 @@ and the values met are kept in `fn.line_values`; a reused result that mentions o
 elsewhere than at its own place is analysed again (results.py). The function cache keys the
 exact text, unless its line literals move with it (NOTE [line-literals]).
 
-NOTE [line-literals]: a function below an added line that passes `__LINE__` (an `assert`)
-changed its text, and was lowered again: SQLite's SQLITE_CORRUPT_BKPT in hundreds of functions,
-zstd's divsufsort. Its text is also keyed with its *line literals* (decimal numbers equal to
+NOTE [line-literals]: a function below an added line that passes `__LINE__` (an `assert`,
+SQLite's SQLITE_CORRUPT_BKPT) changes its text, though its IR only moves. Its text is also keyed with its *line literals* (decimal numbers equal to
 the line they stand on, outside string and character literals) written `__LINE__`
 (`line_literals`), and kept under that key when its IR moves with its lines exactly: each
 literal became constants of the IR (the lowering marks them: ir/lower.py's Lowered), no such

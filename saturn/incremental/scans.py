@@ -1,8 +1,8 @@
 """A file's last token scan, kept so that the next one starts where the text changed.
 
 NOTE [scan-prefix]: the token scan that splits a preprocessed text into declarations (NOTE
-[lazy-headers] in cfront/prune.py) reads the whole text: ~0.5 s for a kernel file's 55,000
-lines, most of them the headers before the file's own code, which an edit of that code leaves
+[lazy-headers] in cfront/prune.py) reads the whole text, most of it (in a kernel file, tens of
+thousands of lines) the headers before the file's own code, which an edit of that code leaves
 as they were. The last scan of each file is kept with its text; the next one takes the
 declarations that end before the first character that differs as they were, and scans from
 there. (Not after the change: gcc renumbers every line marker below an added line.)

@@ -125,6 +125,10 @@ def _unpacked(record) -> Program:
     return unit
 
 
+class _Unparsable(Exception):
+    """A declaration that does not parse alone: the whole text is parsed instead."""
+
+
 class _Lowering:
     """One lowering of one unit, with the function and declaration caches (store None: none)."""
 
@@ -226,9 +230,30 @@ class _Lowering:
 
     def _parsed_and_lowered(self, decls, spans, hits, cache):
         """(unit, lowering's output, {index: function} of the definitions lowered), with the
-        hits installed; None if a declaration does not parse alone."""
+        hits installed; None if a declaration does not parse alone. Each declaration is parsed
+        as the lowering reaches it, so the syntax trees of a file's definitions are never all
+        alive at once."""
+        names: dict = {}
+        roots = {c for _, parts in hits.values() for c in parts[0]["callees"]}
+        try:
+            unit, out = self._lowered(self._parsed(decls, spans, hits, cache, names), roots)
+        except _Unparsable:
+            return None
+        for i, (key, parts) in sorted(hits.items()):
+            fn, statics, uses = entries.install(self.old[key], parts, out.tags, unit.globals,
+                                                spans[i][1])
+            for g in statics:
+                unit.add_global(g)
+            unit.add_function(fn)
+            mark_uses(unit, *uses)
+        fresh = {names[fn.name]: fn for fn in unit.functions.values()
+                 if fn.file in self.own and names.get(fn.name) is not None}
+        return unit, out, fresh
+
+    def _parsed(self, decls, spans, hits, cache, names: dict):
+        """The declarations' nodes, one declaration at a time; the definitions parsed whole
+        go into `names` (their name -> index)."""
         text, parser = self.text, Declarations(self.src.path)
-        nodes, names = [], {}
         for i, d in enumerate(decls):
             chunk, (file, first, _) = text[d.start:d.end], spans[i]
             col, whole = column(text, d.start), d.body and d.main and i not in hits
@@ -242,22 +267,10 @@ class _Lowering:
             got = self._parse_one(parser, None if whole else cache, chunk, file, first, col,
                                   types)
             if got is None:
-                return None
+                raise _Unparsable()
             if whole and proto and cache is not None:   # its prototype, for when it is a hit
                 self._keep_prototype(parser, cache, got, proto + ";", file, first, col, types)
-            nodes += got
-        roots = {c for _, parts in hits.values() for c in parts[0]["callees"]}
-        unit, out = self._lowered(nodes, roots)
-        for i, (key, parts) in sorted(hits.items()):
-            fn, statics, uses = entries.install(self.old[key], parts, out.tags, unit.globals,
-                                                spans[i][1])
-            for g in statics:
-                unit.add_global(g)
-            unit.add_function(fn)
-            mark_uses(unit, *uses)
-        fresh = {names[fn.name]: fn for fn in unit.functions.values()
-                 if fn.file in self.own and names.get(fn.name) is not None}
-        return unit, out, fresh
+            yield from got
 
     @staticmethod
     def _keep_prototype(parser, cache, nodes, proto, file, first, col, types) -> None:

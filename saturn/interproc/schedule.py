@@ -63,10 +63,9 @@ class _Plan:
     NOTE [scc-steps]: the members of a cycle run in sorted order as far as what they see goes:
     each is given the summaries of the members before it that it calls (and no others, whatever
     has finished), as one task running them all would give — so each member is looked up in the
-    cache on its own (editing one function of SQLite's 79-function cycle no longer runs all 79
-    again), and a member runs as soon as the earlier members it calls are done. The results are
-    those of running them one after another; SQLite's two cycles (134 s and 43 s of analysis)
-    were most of its critical path when they did."""
+    cache on its own (an edit of one member of a large cycle runs that member again, not the
+    cycle), and a member runs as soon as the earlier members it calls are done, not after the
+    whole cycle. The results are those of running them one after another."""
 
     def __init__(self, program, on_done, cached):
         self.program, self.on_done, self.cached = program, on_done, cached
@@ -152,9 +151,8 @@ class _Plan:
 def _priorities(program, members, users) -> dict[str, int]:
     """NOTE [critical-path]: ready functions wait for a worker by the estimated cost of the
     longest chain of callers above them (their own included), longest first — the longest
-    chain is the run's critical path. Dispatched by name, SQLite's analysis took 86 s where
-    its work on two cores was 81 s: the chain above whereScanNext waited behind cheaper
-    functions. The estimate (ir/loops.py's analysis_weight) only orders the queue: the
+    chain is the run's critical path, and a slow function high on it must not wait behind
+    cheaper ones. The estimate (ir/loops.py's analysis_weight) only orders the queue: the
     results do not depend on it (NOTE [determinism])."""
     fns = program.functions
     rank: dict[int, int] = {}

@@ -3,8 +3,8 @@ walk (postorder, retreating edges), immediate dominators (loops.py), strongly co
 components and the lexicographic topological order (interproc/schedule.py).
 
 NOTE [startup]: a re-check after a one-function edit takes well under a second, and importing
-networkx took a third of it; these few algorithms are written here instead, so a run never
-imports networkx (logic/bdd.py keeps dd from importing it). tests/unit/test_graphs.py checks
+networkx costs a large part of that; these few algorithms are written here instead, so a run
+never imports networkx (logic/bdd.py keeps dd from importing it). tests/unit/test_graphs.py checks
 them against networkx on random graphs: their answers are unique, so they must be equal.
 """
 from __future__ import annotations

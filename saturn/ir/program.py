@@ -106,7 +106,8 @@ def global_uses(stmts) -> tuple[set, set]:
                     taken.add(root.key)
                 stack.append(x.lv)
             elif isinstance(x, (N.Expr, N.Lvalue)):
-                stack.extend(v for v in vars(x).values() if isinstance(v, (N.Expr, N.Lvalue)))
+                stack.extend(v for v in (getattr(x, f) for f in x.__dataclass_fields__)
+                             if isinstance(v, (N.Expr, N.Lvalue)))
 
     for st in stmts:
         targets = []

@@ -24,8 +24,7 @@ from .circuit import Circuit, FALSE, TRUE
 
 
 # NOTE [guard-compaction]: with reordering off, the BDD of a path guard can grow exponentially
-# along long chains of correlated branches (sqlite's whereScanNext reached 178k nodes and a
-# minute of BDD work). A merged guard over COMPACT_NODES nodes is replaced by one fresh variable
+# along long chains of correlated branches. A merged guard over COMPACT_NODES nodes is replaced by one fresh variable
 # bound to its literal: still exact (the SAT formula says what the variable means), only the
 # BDD's own simplification across that point is lost.
 COMPACT_NODES = 1500
