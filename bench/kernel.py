@@ -4,12 +4,15 @@
     python bench/kernel.py                      # ext2, e1000, udc, sound, fat, tty (below)
     python bench/kernel.py fs/minix --enable MINIX_FS
     python bench/kernel.py --jobs 2 ext2
+    python bench/kernel.py --allmod drivers/staging   # a tree of its own, allmodconfig
 
 Prints per subsystem: files, functions, parse failures, crashes (internal errors), time and the
 reports. Each file's compile command comes from Kbuild itself (the objects are built, then the
 kernel's scripts/clang-tools/gen_compile_commands.py reads the .cmd files Kbuild leaves), and
 Saturn preprocesses with `-D__CHECKER__` so sparse's `__acquires`/`__releases`/`__must_hold`
-annotations are visible. Everything lands in bench/corpora/kernel/ (not committed).
+annotations are visible. Everything lands in bench/corpora/kernel/ (not committed); with
+--allmod, in bench/corpora/kernel-allmod/, configured by `make allmodconfig` (every driver the
+architecture builds, lockdep included), for large directories of drivers.
 """
 from __future__ import annotations
 
@@ -42,8 +45,8 @@ SUBSYSTEMS = {
 }
 
 
-def _run(cmd, **kw):
-    return subprocess.run(cmd, check=True, **kw)
+def _run(cmd, check=True, **kw):
+    return subprocess.run(cmd, check=check, **kw)
 
 
 def install_build_deps() -> None:
@@ -71,15 +74,28 @@ def fetch() -> str:
     return TREE
 
 
+def use_allmod() -> None:
+    """Work in the allmodconfig tree (bench/corpora/kernel-allmod/) from now on."""
+    global WORK, TREE, ALLMOD
+    WORK = os.path.join(HERE, "corpora", "kernel-allmod")
+    TREE = os.path.join(WORK, "linux-source-6.1")
+    ALLMOD = True
+
+
+ALLMOD = False
+
+
 def configure(options: list[str]) -> None:
-    """defconfig once, then the options (a changed set re-runs olddefconfig and prepare)."""
+    """defconfig once, then the options (a changed set re-runs olddefconfig and prepare);
+    allmodconfig instead in the --allmod tree."""
     stamp = os.path.join(WORK, ".config-options")
-    wanted = sorted(set(options))
+    wanted = ["allmodconfig"] if ALLMOD else sorted(set(options))
     if os.path.exists(stamp) and json.load(open(stamp)) == wanted:
         return
     if not os.path.exists(os.path.join(TREE, ".config")):
-        _run(["make", "-s", "defconfig"], cwd=TREE, stdout=subprocess.DEVNULL)
-    args = [x for opt in wanted for x in ("-e", opt)]
+        _run(["make", "-s", "allmodconfig" if ALLMOD else "defconfig"], cwd=TREE,
+             stdout=subprocess.DEVNULL)
+    args = [x for opt in wanted for x in ("-e", opt) if not ALLMOD]
     if args:
         _run(["./scripts/config", *args], cwd=TREE)
     _run(["make", "-s", "olddefconfig"], cwd=TREE, stdout=subprocess.DEVNULL)
@@ -95,8 +111,11 @@ def compile_commands(name: str, directory: str) -> str:
     if os.path.exists(out):
         return out
     print(f"make {directory}/", file=sys.stderr)
-    _run(["make", "-s", f"-j{os.cpu_count() or 1}", f"{directory}/"], cwd=TREE,
-         stdout=subprocess.DEVNULL)
+    # -k: with allmodconfig a driver that does not build here must not stop the others
+    _run(["make", "-s", "-k", f"-j{os.cpu_count() or 1}", f"{directory}/"], cwd=TREE,
+         stdout=subprocess.DEVNULL, check=False) if ALLMOD else \
+        _run(["make", "-s", f"-j{os.cpu_count() or 1}", f"{directory}/"], cwd=TREE,
+             stdout=subprocess.DEVNULL)
     _run([sys.executable, "scripts/clang-tools/gen_compile_commands.py", "-d", ".", "-o", out,
           directory], cwd=TREE)
     if not json.load(open(out)):
@@ -170,7 +189,11 @@ def main() -> int:
                     help="a CONFIG_ option (without the prefix) to enable as well")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--checkers", default="lock,leak")
+    ap.add_argument("--allmod", action="store_true",
+                    help="check in an allmodconfig tree of its own (large driver directories)")
     args = ap.parse_args()
+    if args.allmod:
+        use_allmod()
     ready = prepare(args.subsystems, args.enable)
     print(HEADER)
     failed = 0

@@ -22,6 +22,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from corpora import CORPORA, files, flags  # noqa: E402
+import cstdl  # noqa: E402
 import kernel  # noqa: E402
 import peers  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -178,8 +179,9 @@ def lock_counts(db: str) -> dict:
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("corpora", nargs="*", default=DEFAULT,
-                    help=f"PyPI corpora ({', '.join(CORPORA)}) and kernel subsystems "
-                         f"({', '.join(KERNEL_PREFIX + k for k in kernel.SUBSYSTEMS)})")
+                    help=f"PyPI corpora ({', '.join(CORPORA)}), kernel subsystems "
+                         f"({', '.join(KERNEL_PREFIX + k for k in kernel.SUBSYSTEMS)}) and "
+                         "cstdl (known kernel double locks)")
     ap.add_argument("--checkers", default="assert,lock,leak")
     ap.add_argument("--jobs", default=str(os.cpu_count() or 1))
     ap.add_argument("--no-peers", action="store_true", help="do not run clang-14 and cppcheck")
@@ -190,6 +192,9 @@ def main() -> int:
           f"{'unsup':>6} {'reports':>7} {'pre':>6} {'lower':>6} {'analyze':>8} "
           f"{'wall':>7} {'cpu':>7} {'l/s/core':>8} {'peakMB':>7}")
     for name in args.corpora:
+        if name == "cstdl":   # known bugs, one program per file (bench/cstdl.py)
+            cstdl.report(cstdl.run(int(args.jobs)))
+            continue
         print_result(run_one(name, args.checkers, args.jobs, not args.no_peers), int(args.jobs))
     return 0
 

@@ -7,11 +7,12 @@ reports of docs/DESIGN.md are issued (lock_reports.py).
 """
 from __future__ import annotations
 
-from saturn.checker import (TRUE, CallHook, Checker, FiniteState, callee_summary, equals_const,
-                            set_summary)
+from saturn.checker import (FALSE, TRUE, CallHook, Checker, FiniteState, callee_summary,
+                            equals_const, set_summary)
 
-from . import lock_apply, lock_reports, lock_summary
+from . import lock_apply, lock_class, lock_reports, lock_summary
 from .lock_specs import NONZERO, SPECS
+from .lock_summary import LockError
 
 U, L, R, E = 0, 1, 2, 3                     # unlocked, locked (exclusive), read-held, error
 ACQ, REL = 1, 2                             # #lockfirst / #lockcause values
@@ -30,11 +31,13 @@ class LockData:
         self.locks: dict = {}      # addr uid -> representative object
         self.known: dict = {}      # addr uid -> where it was initialised here (init or constructor)
         self.ops: list = []        # (addr uid, lit, coord, text)
-        self.errors: list = []     # (addr uid, lit, coord, op, first_value, from_reported_callee)
+        self.errors: list[LockError] = []
         self.acquires: list = []   # (addr uid, lit, coord)
         self.read_before_lock = None  # inputs read before the first lock operation (a set)
         self.inherited: dict = {}     # callees' flags that are entry values here (lock_summary)
         self.prop_lits: list = []   # the summary's proposition literals (lock_summary.infer)
+        self.read_again: list = []  # (addr uid, lit, coord, first, text): NOTE [read-again]
+        self.tracked: set = set()   # addr uids taken by lockdep-tracked calls: NOTE [lock-classes]
 
     def first_op(self, ctx) -> None:
         if self.read_before_lock is None:
@@ -44,7 +47,7 @@ class LockData:
 class LockChecker(Checker):
     name = "lock"
     kinds = ("lock.double-lock", "lock.double-unlock", "lock.ambiguous-exit", "lock.not-released")
-    summary_version = 2
+    summary_version = 3
 
     def __init__(self, specs=None):
         self.specs = dict(SPECS)
@@ -60,7 +63,9 @@ class LockChecker(Checker):
 
     def begin(self, ctx):
         data = ctx.data[self.name] = LockData(FiniteState(ctx.c, 2))
-        for attr in ("#lock", "#lockfirst", "#lockcause", "#lockrec", "#mtype"):
+        for attr in ("#lock", "#lockfirst", "#lockcause", "#lockrec", "#mtype", "#readmine",
+                     "#readagain", "#lockvague", "#lockinit", "#relhere",
+                     "#mine"):
             ctx.ev.attr_defaults[attr] = lambda key, d=data: self._entry_value(d, key)
         ctx.ev.call_hooks.append(CallHook(
             before=lambda call, args, st: self.before(ctx, call, args, st),
@@ -130,6 +135,8 @@ class LockChecker(Checker):
             if op == "init":
                 ctx.ev.set_attr(st, obj, "#lock", fs.const(U), g)
                 ctx.ev.set_attr(st, obj, "#lockrec", self._recursive_attr(ctx, args, st), g)
+                ctx.ev.set_attr(st, obj, "#lockvague", fs.const(0), g)
+                ctx.ev.set_attr(st, obj, "#lockinit", fs.const(1), g)
                 data.known[obj.addr.uid] = ctx.c.OR(data.known.get(obj.addr.uid, -1),
                                                     ctx.c.AND(path, g))
                 continue
@@ -141,11 +148,14 @@ class LockChecker(Checker):
             kind = REL if op == "release" else ACQ
             table = _RELEASE if op == "release" else _ACQUIRE["r" if mode == "r" else "w"]
             under = ctx.c.AND(g, took) if op == "try" else g
-            if op == "try":
+            if op == "try" and mode == "s":   # a held semaphore's trylock fails (lock_specs)
+                held = fs.is_(ctx.ev.get_attr(st, obj, "#lock"), L)
+                ctx.restrict(st, ctx.c.OR(-ctx.c.AND(g, held), -took))
+            elif op == "try":
                 # A trylock on a lock already held is an error whatever it returns (Fig. 2.8).
                 plain = ctx.c.AND(g, -fs.is_(ctx.ev.get_attr(st, obj, "#lockrec"), 1))
-                self.transition(ctx, st, obj, {L: E} if mode != "r" else {}, ACQ, plain, call,
-                                path, None)
+                self.transition(ctx, st, obj, {L: E} if mode != "r" else {}, ACQ, plain,
+                                call, path, None)
             verb = "releases" if kind == REL else "acquires"
             text = f"'{call.text}' {verb} {obj.display}"
             if kind == ACQ and mode != "r":
@@ -154,7 +164,63 @@ class LockChecker(Checker):
                 self.transition(ctx, st, obj, {U: L, L: L, R: E}, kind, ctx.c.AND(under, rec),
                                 call, path, text)
                 under = ctx.c.AND(under, -rec)
+            if mode == "r" or kind == REL:
+                self._read_again(ctx, st, obj, kind, under, call, path, text)
+            self._reacquire(ctx, st, obj, kind, under)
+            name = call.callee.rsplit(":", 1)[-1] if call.callee else ""
+            if kind == REL:
+                lock_class.released(ctx, self, st, obj, under)
+            if kind == ACQ and mode == "w" and op == "acquire" and lock_class.tracked(name):
+                data.tracked.add(obj.addr.uid)
+                if not lock_class.nested(name, args, ctx):
+                    lock_class.check(ctx, self, st, obj, under, call, path)
             self.transition(ctx, st, obj, table, kind, under, call, path, text)
+
+    # NOTE [read-again]: read locks nest (`read_lock(l); read_lock(l); read_unlock(l);` holds l
+    # once), but a function that takes a read lock it already holds from its own acquire on
+    # that path, and returns without releasing it after, has written an acquire for a release
+    # (`read_lock(l); ...; read_lock(l);` where the second was meant to be read_unlock). The
+    # `#readmine` attribute marks a read lock this function's own call took, `#readagain` one
+    # it took again since; an exit with `#readagain` set is a double lock at the second acquire
+    # (`read_again_errors`, at the exit). The lock's state machine is unchanged.
+    def _read_again(self, ctx, st, obj, kind, under, call, path, text) -> None:
+        data, fs, ev = ctx.data[self.name], ctx.data[self.name].fs, ctx.ev
+        if kind == REL:
+            ev.set_attr(st, obj, "#readmine", fs.const(0), under)
+            ev.set_attr(st, obj, "#readagain", fs.const(0), under)
+            return
+        again = ctx.c.AND_all([under, fs.is_(ev.get_attr(st, obj, "#readmine"), 1),
+                               fs.is_(ev.get_attr(st, obj, "#lock"), R)])
+        if again != -TRUE:
+            data.read_again.append((obj.addr.uid, ctx.c.AND(path, again), call.coord,
+                                    ev.get_attr(st, obj, "#lockfirst"), call.text))
+            ev.set_attr(st, obj, "#readagain", fs.const(1), again)
+        ev.set_attr(st, obj, "#readmine", fs.const(1), under)
+
+    # NOTE [reacquire]: between a release and the next acquire of the same lock by this
+    # function, other threads may take the lock and change what it protects. Which data that
+    # is the code does not say, so at such an acquire every global the function has met (and
+    # that any function may write) becomes unknown: console_unlock's `con_start != log_end`,
+    # false when the loop broke out, may be true when it takes logbuf_lock again. A first
+    # acquire forgets nothing (a function's inputs are unknown already), nor does a lock
+    # this function never released.
+    def _reacquire(self, ctx, st, obj, kind, under) -> None:
+        fs = ctx.data[self.name].fs
+        if kind == REL:
+            ctx.ev.set_attr(st, obj, "#relhere", fs.const(1), under)
+            return
+        ctx.forget_shared(st, ctx.c.AND(under, fs.is_(ctx.ev.get_attr(st, obj, "#relhere"), 1)))
+
+    def read_again_errors(self, ctx, exit_state) -> None:
+        """Acquires of NOTE [read-again] that reach the exit unreleased, as errors."""
+        data = ctx.data[self.name]
+        if exit_state is None:
+            return
+        out = ctx.lit(exit_state.guard)
+        for uid, here, coord, first, text in data.read_again:
+            held = data.fs.is_(exit_state.attrs.get((uid, "#readagain"), data.fs.const(0)), 1)
+            data.errors.append(LockError(uid, ctx.c.AND_all([here, out, held]), coord, ACQ,
+                                         first, False, text, FALSE))
 
     def _assume_held(self, ctx, locks, st) -> None:
         """`lockdep_assert_held(l)` (with lockdep configured in) and `__must_hold(l)`: paths
@@ -203,19 +269,28 @@ class LockChecker(Checker):
         new = fs.select(old, table)
         first = ev.get_attr(st, obj, "#lockfirst")
         here = c.AND(path, g)
-        enters = c.AND(here, c.AND(-fs.is_(old, E), fs.is_(new, E)))
+        vague = fs.is_(ev.get_attr(st, obj, "#lockvague"), 1)   # NOTE [vague-callees]
+        enters = c.AND_all([here, -fs.is_(old, E), fs.is_(new, E), -vague])
         uid = obj.addr.uid
         if text is not None:
             data.ops.append((uid, here, call.coord, text))
         if kind == ACQ and text is not None:
             data.acquires.append((uid, here, call.coord))
-        data.errors.append((uid, enters, call.coord, kind, first, reported, call.text))
+        data.errors.append(LockError(uid, enters, call.coord, kind, first, reported, call.text,
+                                     self.inited(ctx, st, obj)))
         ev.set_attr(st, obj, "#lock", new, g)
+        lock_apply.set_mine(ctx, fs, st, obj, old, new, g)
         ev.set_attr(st, obj, "#lockcause", fs.const(kind), c.AND(g, -fs.is_(old, E)))
         ev.set_attr(st, obj, "#lockfirst", fs.ite(fs.is_(first, 0), fs.const(kind), first), g)
 
+    @staticmethod
+    def inited(ctx, st, obj) -> int:
+        """Whether this function set the lock's state (init, constructor) on the path so far."""
+        return ctx.data[LockChecker.name].fs.is_(ctx.ev.get_attr(st, obj, "#lockinit"), 1)
+
     # -- exit --------------------------------------------------------------------------------------
     def finish(self, ctx, exit_state):
+        self.read_again_errors(ctx, exit_state)
         summary = lock_summary.infer(ctx, self, exit_state)
         set_summary(ctx, self.name, summary)
         lock_reports.report(ctx, self, exit_state, summary)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from saturn.checker import FALSE, equals_const
 
-from .lock_summary import ACQ, REL, E, L, R, U, input_field
+from . import lock_class
+from .lock_summary import ACQ, REL, E, L, R, U, LockError, input_field
 
 
 def prepare(ctx, checker, summary, args, st):
@@ -13,7 +14,9 @@ def prepare(ctx, checker, summary, args, st):
     pins = [_pin_value(ctx, d, args, st, ctx.data[checker.name]) for d in summary["pin"]]
     locks = []
     for lk in summary["locks"]:
-        if lk["path"][0][0] == "ret":
+        if lk["path"][0][0] == "ret" or lk.get("constructor"):
+            # Resolved after the call: what it hands out (`*out = new_lock_holder()`) is there
+            # only then, and a constructor's lock is new, whatever was there before.
             locks.append((lk, None))
             continue
         objs = ctx.resolve(lk["path"], args, None, st)
@@ -74,11 +77,12 @@ def _out_values(ctx, summary, args, ret, st):
 
 def apply(ctx, checker, call, summary, token, ret, st):
     pins, locks = token
-    pouts = _out_values(ctx, summary, [ctx.value(a, st) for a in call.args], ret, st)
+    args = [ctx.value(a, st) for a in call.args]
+    pouts = _out_values(ctx, summary, args, ret, st)
     new_here: set = set()   # locks in objects this call made: NOTE [handed-out-locks]
     for lk, objs in locks:
-        if objs is None:  # handed out through the result: resolvable only now
-            found = ctx.resolve(lk["path"], [], ret, st)
+        if objs is None:  # handed out, or made: resolvable only now
+            found = ctx.resolve(lk["path"], args, ret, st)
             objs = [(o, g, _handed_out_state(ctx, checker, o, st, new_here)) for o, g in found]
         for obj, g, old in objs:
             _apply_lock(ctx, checker, call, lk, obj, g, old, pins, pouts, st)
@@ -138,27 +142,47 @@ def _apply_lock(ctx, checker, call, lk, obj, g, old, pins, pouts, st):
     data.first_op(ctx)
     data.locks.setdefault(obj.addr.uid, obj)
     rows = lk["transitions"]
+    if not rows:
+        return   # (summaries stored before such locks were left out of them)
     enabled = _choose(ctx, rows, [_enabled(ctx, fs, r, old, pins, pouts) for r in rows])
     if lk.get("constructor"):
         made = c.AND_all([ctx.lit(st.guard), g, c.OR_all(enabled)])
         data.known[obj.addr.uid] = c.OR(data.known.get(obj.addr.uid, -1), made)
+        ctx.ev.set_attr(st, obj, "#lockinit", fs.const(1), c.AND(g, c.OR_all(enabled)))
     # A constructor's lock is new: whatever the object held before does not stay.
     stuck = FALSE if lk.get("constructor") else c.OR(fs.is_(old, E), fs.is_(old, R))
     ctx.restrict(st, c.OR(-g, c.OR(stuck, c.OR_all(enabled))))
     path = ctx.lit(st.guard)
+    # What the callee would do if the lock were held: take it again (its rows from "locked" to
+    # an error by an acquire) or release it; their conditions on the propositions only.
+    held = fs.const(L)
+    if lk.get("tracked"):   # NOTE [lock-classes]
+        data.tracked.add(obj.addr.uid)
+        taking = c.OR_all(_enabled(ctx, fs, row, held, pins, pouts) for row in rows
+                          if row[1] == L and row[3] == E and row[4] == "acquire")
+        lock_class.check(ctx, checker, st, obj, c.AND(g, taking), call, path)
+    releasing = c.OR_all(_enabled(ctx, fs, row, held, pins, pouts) for row in rows
+                         if row[1] == L and row[3] == U)
+    lock_class.released(ctx, checker, st, obj, c.AND(g, releasing))
     reported = reported_by_callee(rows)
     first_now = ctx.ev.get_attr(st, obj, "#lockfirst")
+    was_vague = fs.is_(ctx.ev.get_attr(st, obj, "#lockvague"), 1)
+    inited = checker.inited(ctx, st, obj)
     new = old
     for row, en in zip(rows, enabled):
         new = fs.ite(en, fs.const(row[3]), new)
         if row[3] == E:
             kind = REL if row[4] == "release" else ACQ
-            enters = c.AND_all([path, g, en, -fs.is_(old, E)])
-            data.errors.append((obj.addr.uid, enters, call.coord, kind, first_now, reported,
-                                call.text))
+            enters = c.AND_all([path, g, en, -fs.is_(old, E), -was_vague])
+            data.errors.append(LockError(obj.addr.uid, enters, call.coord, kind, first_now,
+                                         reported, call.text, inited))
             ctx.ev.set_attr(st, obj, "#lockcause", fs.const(kind), c.AND(g, c.AND(en, -fs.is_(old, E))))
     changes = any(r[1] != r[3] for r in rows if r[3] != E)
     ctx.ev.set_attr(st, obj, "#lock", new, c.AND(g, -stuck))
+    set_mine(ctx, fs, st, obj, old, new, c.AND(g, -stuck))
+    vague = c.OR_all(en for row, en in zip(rows, enabled) if _vague_row(rows, row))
+    if vague != FALSE:   # NOTE [vague-callees]
+        ctx.ev.set_attr(st, obj, "#lockvague", fs.const(1), c.AND(g, vague))
     if changes:
         data.ops.append((obj.addr.uid, c.AND(path, g), call.coord,
                          f"'{call.text}' changes the state of {obj.display} ({lk['name']} in its summary)"))
@@ -168,6 +192,27 @@ def _apply_lock(ctx, checker, call, lk, obj, g, old, pins, pouts, st):
         ctx.ev.set_attr(st, obj, "#lockfirst", fs.ite(fs.is_(cur, 0), fs.const(first), cur), g)
     if any(r[1] in (U, "*") and r[3] == L for r in rows):
         data.acquires.append((obj.addr.uid, c.AND(path, c.AND(g, fs.is_(new, L))), call.coord))
+
+
+# NOTE [vague-callees]: a callee whose summary says that under one condition it may return
+# with the lock held or not (its Type B report, or the owner-field recursion of a hand-made
+# recursive mutex that no proposition tells apart) leaves the caller not knowing the state.
+# A double lock or unlock that follows in the caller only on such paths is that callee's
+# vagueness, reported once in the callee, not again in every caller: the `#lockvague`
+# attribute marks the lock from then on, and errors entered under it are not recorded.
+def _vague_row(rows, row) -> bool:
+    """The row is one of several outcomes, held and not held, for one entry condition."""
+    ins, s, outs = row[0], row[1], row[2]
+    exits = {r[3] for r in rows if r[0] == ins and r[1] == s and r[2] == outs}
+    return {U, L} <= exits
+
+
+def set_mine(ctx, fs, st, obj, old, new, g) -> None:
+    """`#mine`: held from this function's own acquire (NOTE [lock-classes])."""
+    took = ctx.c.AND(fs.is_(new, L), -fs.is_(old, L))
+    mine = ctx.ev.get_attr(st, obj, "#mine")
+    mine = fs.ite(took, fs.const(1), fs.ite(fs.is_(new, U), fs.const(0), mine))
+    ctx.ev.set_attr(st, obj, "#mine", mine, g)
 
 
 def _expected_first(rows) -> int:

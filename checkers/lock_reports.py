@@ -13,17 +13,18 @@ def report(ctx, checker, exit_state, summary) -> None:
     if not data.locks:
         return
     roots = ctx.handed_out(exit_state) if exit_state is not None else {}
+    entry = ctx.fn.key in ctx.program.entries   # NOTE [entry-points] in saturn/ir/program.py
     by_uid = {}
     for uid, obj in sorted(data.locks.items(), key=lambda kv: (kv[1].path, kv[0])):
         steps = ctx.interface_steps(obj, roots)
         by_uid[uid] = steps
         known = uid in data.known
-        if steps is None and not known:
-            continue  # a lock only this function sees, of unknown state: nothing to say
+        # A lock only this function sees (in a block an unknown function returned) has an
+        # unknown state, as an input's has: a double lock from both states is one all the same.
         if _type_a(ctx, checker, data, uid, obj, known):
             continue
-        if exit_state is not None and steps is None and known:
-            _not_released(ctx, checker, data, uid, obj, exit_state)
+        if exit_state is not None and ((steps is None and known) or entry):
+            _not_released(ctx, checker, data, uid, obj, exit_state, entry)
     if exit_state is not None:
         uid_of = {tuple(map(tuple, steps)): uid for uid, steps in by_uid.items() if steps}
         for lk in summary["locks"]:
@@ -37,38 +38,36 @@ def _ops(data, uid):
 
 
 def _type_a(ctx, checker, data, uid, obj, known) -> bool:
+    """A double lock or unlock. An error after this function set the lock's state (init or a
+    constructor: `inited`) is one whatever the entry state; before that, or for a lock it
+    never sets, only if both entry states reach an error (NOTE [lock-propositions])."""
     fs, c = data.fs, ctx.c
-    errors = [e for e in data.errors if e[0] == uid and not e[5]]
+    errors = [e for e in data.errors if e.uid == uid and not e.reported]
     if not errors:
         return False
     s0 = checker._entry_value(data, (uid, "#lock"))
-    if not known:
-        any_error = c.OR_all(e[1] for e in errors)
-        pins = [lit for _, lit in input_props(ctx)]
-        both = False
-        for vals in _valuations(ctx, [any_error], pins):
-            assume = [x if v else -x for x, v in zip(pins, vals)]
-            if ctx.can(any_error, fs.is_(s0, U), *assume) and ctx.can(any_error, fs.is_(s0, L), *assume):
-                both = True
-                break
-        if not both:
-            return False
+    after_init = [(c.AND(e.lit, e.inited), e) for e in errors] if known else []
+    for lit, e in after_init:
+        if ctx.can(lit):
+            _issue(ctx, checker, data, uid, obj, lit, e.coord, e.kind, e.text)
+            return True
+    errors = [e._replace(lit=c.AND(e.lit, -e.inited)) for e in errors]
+    if not _from_both_entries(ctx, fs, s0, c.OR_all(e.lit for e in errors)):
+        return False
     fallback = None
-    for _, lit, coord, kind, first, _, text in errors:
-        if fallback is None and ctx.can(lit, fs.is_(s0, U)):
-            fallback = (c.AND(lit, fs.is_(s0, U)), coord, kind, text)
-        if known:
-            follows = lit
-        else:
-            # Follow the entry state the first operation on the lock expects.
-            first_acq = c.OR(fs.is_(first, ACQ), c.AND(fs.is_(first, 0), 1 if kind == ACQ else -1))
-            first_rel = c.OR(fs.is_(first, REL), c.AND(fs.is_(first, 0), 1 if kind == REL else -1))
-            follows = c.AND(lit, c.OR(c.AND(fs.is_(s0, U), first_acq), c.AND(fs.is_(s0, L), first_rel)))
-        if not ctx.can(follows):
-            continue
-        _issue(ctx, checker, data, uid, obj, follows, coord, kind, text)
-        return True
-    if fallback is not None and not known:
+    for e in errors:
+        if fallback is None and ctx.can(e.lit, fs.is_(s0, U)):
+            fallback = (c.AND(e.lit, fs.is_(s0, U)), e.coord, e.kind, e.text)
+        # Follow the entry state the first operation on the lock expects.
+        first = e.first
+        first_acq = c.OR(fs.is_(first, ACQ), c.AND(fs.is_(first, 0), 1 if e.kind == ACQ else -1))
+        first_rel = c.OR(fs.is_(first, REL), c.AND(fs.is_(first, 0), 1 if e.kind == REL else -1))
+        follows = c.AND(e.lit, c.OR(c.AND(fs.is_(s0, U), first_acq),
+                                    c.AND(fs.is_(s0, L), first_rel)))
+        if ctx.can(follows):
+            _issue(ctx, checker, data, uid, obj, follows, e.coord, e.kind, e.text)
+            return True
+    if fallback is not None:
         # No path errs from the entry state its first operation expects, but both entry states
         # reach Error: report the first error that a path can reach.
         _issue(ctx, checker, data, uid, obj, *fallback)
@@ -76,8 +75,22 @@ def _type_a(ctx, checker, data, uid, obj, known) -> bool:
     return False
 
 
+def _from_both_entries(ctx, fs, s0, any_error) -> bool:
+    """Some valuation of the input propositions lets an error follow both entry states."""
+    pins = [lit for _, lit in input_props(ctx)]
+    for vals in _valuations(ctx, [any_error], pins):
+        assume = [x if v else -x for x, v in zip(pins, vals)]
+        if ctx.can(any_error, fs.is_(s0, U), *assume) and \
+                ctx.can(any_error, fs.is_(s0, L), *assume):
+            return True
+    return False
+
+
 def _issue(ctx, checker, data, uid, obj, lit, coord, kind, text) -> None:
     double = "lock.double-lock" if kind == ACQ else "lock.double-unlock"
+    if any(r.kind == double and (r.file, r.line, r.column) == (coord.file, coord.line, coord.col)
+           for r in ctx.reports):
+        return   # one report a statement: a loop's iterations meet several locks of one shape
     verb = "acquired" if kind == ACQ else "released"
     notes = ctx.witness(lit, events=_ops(data, uid))
     ctx.report(checker.name, double, coord,
@@ -103,7 +116,9 @@ def _type_b(ctx, checker, data, uid, lk, exit_state, summary) -> None:
         base = [g, fs.is_(s0, s), lock_exists(ctx, data.locks[uid], lk["path"], exit_state),
                 *assume]
         ret_lits = [ctx.lit(gr) for gr, _ in ctx.returns]
-        locked = ctx.may(*base, fs.is_(final, L), observe=ret_lits)
+        # Held only where a release may have gone to it unseen (NOTE [lock-classes]): vague.
+        clear = -fs.is_(exit_state.attrs.get((uid, "#lockvague"), fs.const(0)), 1)
+        locked = ctx.may(*base, fs.is_(final, L), clear, observe=ret_lits)
         unlocked = ctx.may(*base, fs.is_(final, U), observe=ret_lits)
         if locked is None or unlocked is None:
             continue
@@ -118,12 +133,17 @@ def _type_b(ctx, checker, data, uid, lk, exit_state, summary) -> None:
 
 
 
-def _not_released(ctx, checker, data, uid, obj, exit_state) -> None:
+def _not_released(ctx, checker, data, uid, obj, exit_state, entry=False) -> None:
+    """A lock held at the exit that no caller can release: one this function made (and no
+    caller can reach), or, in an entry point, one it took itself."""
     fs = data.fs
     final = exit_state.attrs.get((uid, "#lock"))
     if final is None:
         return
-    g = ctx.c.AND(ctx.lit(exit_state.guard), data.known[uid])
+    made = data.known.get(uid, -1)
+    if entry:
+        made = ctx.c.OR(made, fs.is_(exit_state.attrs.get((uid, "#mine"), fs.const(0)), 1))
+    g = ctx.c.AND(ctx.lit(exit_state.guard), made)
     acquires = [(lit, coord) for u, lit, coord in data.acquires if u == uid]
     model = ctx.may(g, fs.is_(final, L), observe=[lit for lit, _ in acquires])
     if model is None:
@@ -132,6 +152,7 @@ def _not_released(ctx, checker, data, uid, obj, exit_state) -> None:
     if coord is None:
         return
     notes = ctx.witness(ctx.c.AND(g, fs.is_(final, L)), events=_ops(data, uid))
+    why = "nothing returns to it to release it" if entry else "no caller can reach it"
     ctx.report(checker.name, "lock.not-released", coord,
-               f"{obj.display} is still held when '{ctx.fn.name}' returns, and no caller can "
-               f"reach it", notes, statement=f"not released {obj.display}")
+               f"{obj.display} is still held when '{ctx.fn.name}' returns, and {why}", notes,
+               statement=f"not released {obj.display}")

@@ -6,7 +6,10 @@ operation: acquire | release | try (acquires only on success) | init | destroy |
 attribute objects attrinit | settype (NOTE [recursive-mutex] in lock.py)
 success: for `try`, the return value that means the lock was taken: 0 (pthread, C11 `thrd_success`,
 `down_trylock`, the `_interruptible`/`_killable` forms) or "nonzero" (kernel `spin_trylock`,
-`mutex_trylock`). mode: "w" (exclusive) or "r" (shared: read locks may nest).
+`mutex_trylock`). mode: "w" (exclusive), "r" (shared: read locks may nest) or "s" (exclusive
+with no owner, a semaphore: a trylock of one this task holds fails, while a trylock of a held
+mutex or spin lock is a double lock as in the paper's Fig. 2.8; console_sem is held across
+functions and printk trylocks it).
 """
 from __future__ import annotations
 
@@ -22,10 +25,11 @@ _KERNEL_FORMS = (
 
 
 def _kernel_family(prefix: str, mode: str = "w") -> dict:
-    """`spin_lock_irqsave`, `_raw_spin_lock_irqsave`, `raw_spin_lock_irqsave`, … for one lock kind."""
+    """`spin_lock_irqsave`, `_raw_spin_lock_irqsave`, `raw_spin_lock_irqsave`, … for one lock kind
+    (`_spin_lock` and `__raw_spin_unlock` are the out-of-line and arch forms before 2.6.33)."""
     return {f"{raw}{prefix}_{verb}{suffix}": (op, 0, success, mode)
             for verb, suffixes, op, success in _KERNEL_FORMS
-            for suffix in suffixes for raw in ("", "_raw_", "raw_")}
+            for suffix in suffixes for raw in ("", "_raw_", "raw_", "_", "__raw_")}
 
 
 SPECS: dict[str, tuple] = {
@@ -76,7 +80,7 @@ SPECS: dict[str, tuple] = {
     "init_rwsem": ("init", 0, None, "w"),
     "down": ("acquire", 0, None, "w"),
     "up": ("release", 0, None, "w"),
-    "down_trylock": ("try", 0, 0, "w"),
+    "down_trylock": ("try", 0, 0, "s"),
     "down_interruptible": ("try", 0, 0, "w"),
     "down_killable": ("try", 0, 0, "w"),
     "down_timeout": ("try", 0, 0, "w"),

@@ -19,10 +19,26 @@ releases under which value of it.
 from __future__ import annotations
 
 import itertools
+from typing import NamedTuple
 
 from saturn.checker import FALSE, equals_const
 from saturn.ir import nodes as N
 from saturn.ir import types as T
+
+
+class LockError(NamedTuple):
+    """A path entering Error at an operation: `lit` is the path's condition there; `first` the
+    lock's #lockfirst value then; `inited` whether this function had set its state by then (an
+    init or a constructor), so the error does not depend on its entry state."""
+    uid: int
+    lit: int
+    coord: object
+    kind: int          # ACQ or REL
+    first: object
+    reported: bool     # a callee's own report (not issued again here)
+    text: str
+    inited: int
+
 
 MAX_PIN = 3
 MAX_FIELD_TRIES = 6
@@ -213,6 +229,9 @@ def infer(ctx, checker, exit_state) -> dict:
                 pin, locks, added = pin + [cand], trial, added + [cand]
                 if not _ambiguous(locks):
                     break
+    # A lock no path reaches the exit with (its object made only on paths that fail) says
+    # nothing to callers, and no row of it could apply: left out.
+    locks = [lk for lk in locks if lk["transitions"]]
     keep = [j for j in range(len(pin)) if any(_matters(lk["transitions"], j) for lk in locks)]
     for lk in locks:
         lk["transitions"] = _project(lk["transitions"], keep)
@@ -287,6 +306,8 @@ def _locks(ctx, checker, exit_state, pin, pout, only=None, memo=None, late=0) ->
                                  list(vals[early:outs]), s2, why])
         locks[uid] = {"path": steps, "name": ctx.render_path(steps), "constructor": constructor,
                       "transitions": rows}
+        if uid in data.tracked:   # NOTE [lock-classes]
+            locks[uid]["tracked"] = True
     return locks
 
 

@@ -9,6 +9,7 @@ from . import __version__, registry
 from .cfront.discover import from_compile_commands, from_paths
 from .driver import run_check
 from .incremental.units import FrontEnd
+from .preflight import UsageError, numbers, outputs
 from .report import jsonout, sarif, text
 from .symex.engine import Options
 
@@ -40,6 +41,9 @@ def _parser() -> argparse.ArgumentParser:
                    ).defaults = _DefaultCheckers()
     c.add_argument("--unroll", type=int, default=2, metavar="K",
                    help="unroll loops K times before the havoc pass (default 2)")
+    c.add_argument("--whole-program", action="store_true",
+                   help="the files checked are the whole program: a global no function writes "
+                        "and whose address is never taken keeps its initializer")
     c.add_argument("--format", choices=["text", "json", "sarif"], default="text",
                    help="output format (default text); sarif is SARIF 2.1.0")
     c.add_argument("--baseline", metavar="FILE",
@@ -93,13 +97,22 @@ def serve(args) -> int:
     from summaries.store import DEFAULT_PATH, Store, StoreError
     from summaries.web.app import serve as run_server
     path = args.db or DEFAULT_PATH
+    if not 1 <= args.port <= 65535:
+        print(f"saturn: error: --port must be between 1 and 65535, not {args.port}",
+              file=sys.stderr)
+        return EXIT_USAGE
     try:
         Store(path, readonly=True).close()
     except StoreError as exc:
         print(f"saturn: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     print(f"saturn: serving {path} on http://{args.host}:{args.port}/", file=sys.stderr)
-    run_server(path, args.host, args.port)
+    try:
+        run_server(path, args.host, args.port)
+    except OSError as exc:   # the port is taken, or the address is not this machine's
+        print(f"saturn: error: cannot serve on {args.host}:{args.port}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return EXIT_USAGE
     return EXIT_OK
 
 
@@ -109,18 +122,18 @@ def summary(args) -> int:
     try:
         store = Store(args.db or DEFAULT_PATH, readonly=True)
         keys = store.find(args.name)
+        if not keys:
+            print(f"saturn: error: no function '{args.name}' in {store.path}", file=sys.stderr)
+            return EXIT_USAGE
+        for key in keys:
+            rows = store.summaries(key)
+            print(render(key, {name: row["summary"] for name, row in rows.items()}))
+            status = {row["status"] for row in rows.values()}
+            if status != {"ok"}:
+                print(f"  (status: {', '.join(sorted(status))})")
     except StoreError as exc:
         print(f"saturn: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    if not keys:
-        print(f"saturn: error: no function '{args.name}' in {store.path}", file=sys.stderr)
-        return EXIT_USAGE
-    for key in keys:
-        rows = store.summaries(key)
-        print(render(key, {name: row["summary"] for name, row in rows.items()}))
-        status = {row["status"] for row in rows.values()}
-        if status != {"ok"}:
-            print(f"  (status: {', '.join(sorted(status))})")
     return EXIT_OK
 
 
@@ -139,23 +152,78 @@ def _flags(args) -> tuple[str, ...]:
 
 
 def check(args) -> int:
+    try:
+        return _check(args)
+    except UsageError as exc:
+        print(f"saturn: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def _check(args) -> int:
+    """Everything that can be refused is refused before the analysis starts: the options, the
+    files, the configuration, the database, the baseline and the outputs (issue: a run whose
+    -o could not be written lost its results)."""
+    names = _checker_names(args)
+    numbers(args, lambda m: print(m, file=sys.stderr))
+    outputs(args)
+    discovery = _discover(args)
+    from .config import ConfigError, load_config
+    try:
+        config = load_config(args.config, warn=lambda m: print(m, file=sys.stderr))
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    store = _open_store(args)
+    known = _read_baseline(args)
+    options = Options(unroll=args.unroll, conflict_budget=args.conflict_budget,
+                      timeout=args.timeout, whole_program=args.whole_program)
+    checkers = registry.load(names or registry.default_names(), config)
+    cache_factory, units, caches = None, None, []
+    if store is not None:
+        from .incremental.store import Store as UnitStore
+        units = UnitStore(store.path + ".units")
+        cache_factory = _caches(store, checkers, options, caches)
+    front = FrontEnd(units, args.root, args.std, args.front_end_timeout)
+    with _progress_bar() as progress:
+        try:
+            result = run_check(discovery, checkers, options, front, progress=progress,
+                               jobs=args.jobs, cache_factory=cache_factory,
+                               scheduler=args.scheduler)
+        except OSError as exc:  # e.g. the Dask scheduler cannot be reached
+            raise UsageError(str(exc)) from None
+        except ImportError:
+            raise UsageError("--scheduler needs Dask: pip install 'saturn-c[cluster]'") from None
+    failed = [c.error for c in caches if c.error]   # NOTE [failed-store] in incremental/results.py
+    if store is not None and not failed:
+        failed = _record_run(store, result, args.root)
+    failed = [f"{e}; this run's results were not saved (remove the database to start again)"
+              for e in failed]
+    reports = _ci_filter(result, args, known, failed)
+    return _emit(args, reports, result.stats, failed)
+
+
+def _caches(store, checkers, options, made: list):
+    """A ResultCache factory that keeps what it made in `made` (NOTE [failed-store])."""
+    from .incremental.results import ResultCache
+
+    def factory(program):
+        made.append(ResultCache(store, program, checkers, options, __version__))
+        return made[-1]
+    return factory
+
+
+def _checker_names(args) -> list[str] | None:
     names = None if not args.checkers else \
         [n.strip() for n in args.checkers.split(",") if n.strip()]
     unknown = [n for n in names or () if n not in registry.CHECKERS]
     if unknown or names == []:
-        print(f"saturn: error: unknown checker(s): {', '.join(unknown) or '(none given)'}; "
-              f"available: {', '.join(registry.CHECKERS)}", file=sys.stderr)
-        return EXIT_USAGE
-    if args.jobs < 1:
-        print("saturn: error: --jobs must be at least 1", file=sys.stderr)
-        return EXIT_USAGE
-    if args.unroll < 1:
-        print("saturn: error: --unroll must be at least 1", file=sys.stderr)
-        return EXIT_USAGE
+        raise UsageError(f"unknown checker(s): {', '.join(unknown) or '(none given)'}; "
+                         f"available: {', '.join(registry.CHECKERS)}")
+    return names
+
+
+def _discover(args):
     if not args.paths and not args.compile_commands:
-        print("saturn: error: give C files, directories or -p compile_commands.json",
-              file=sys.stderr)
-        return EXIT_USAGE
+        raise UsageError("give C files, directories or -p compile_commands.json")
     try:
         if args.compile_commands:
             discovery = from_compile_commands(args.compile_commands, _flags(args), args.exclude)
@@ -163,75 +231,68 @@ def check(args) -> int:
             if extra:
                 discovery.files += extra.files
                 discovery.notes += extra.notes
+                discovery.missing += extra.missing
         else:
             discovery = from_paths(args.paths, _flags(args), args.exclude)
-    except (OSError, ValueError, KeyError) as exc:
-        print(f"saturn: error: cannot read compile commands: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise UsageError(f"cannot read compile commands: {exc}") from None
     if not discovery.files:
         for n in discovery.notes:
             print(n, file=sys.stderr)
-        print("saturn: error: no C files to check", file=sys.stderr)
-        return EXIT_USAGE
-    from .config import ConfigError, load_config
+        raise UsageError("no C files to check")
+    return discovery
+
+
+def _open_store(args):
+    if args.no_db:
+        return None
+    from summaries.store import DEFAULT_PATH, Store, StoreError
     try:
-        config = load_config(args.config)
-    except ConfigError as exc:
-        print(f"saturn: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    store = None
-    if not args.no_db:
-        from summaries.store import DEFAULT_PATH, Store, StoreError
-        try:
-            store = Store(args.db or DEFAULT_PATH)
-        except StoreError as exc:
-            print(f"saturn: error: {exc}", file=sys.stderr)
-            return EXIT_USAGE
-    names = names or registry.default_names()
-    options = Options(unroll=args.unroll, conflict_budget=args.conflict_budget,
-                      timeout=args.timeout)
-    checkers = registry.load(names, config)
-    cache_factory, units = None, None
-    if store is not None:
-        from .incremental.results import ResultCache
-        from .incremental.store import Store as UnitStore
-        units = UnitStore(store.path + ".units")
-        cache_factory = lambda program: ResultCache(store, program, checkers, options, __version__)
-    front = FrontEnd(units, args.root, args.std, args.front_end_timeout)
-    known = None
-    if args.baseline:
-        from .report.baseline import BaselineError, read
-        try:
-            known = read(args.baseline)
-        except BaselineError as exc:
-            print(f"saturn: error: {exc}", file=sys.stderr)
-            return EXIT_USAGE
-    with _progress_bar() as progress:
-        try:
-            result = run_check(discovery, checkers, options, front, progress=progress,
-                               jobs=args.jobs, cache_factory=cache_factory,
-                               scheduler=args.scheduler)
-        except OSError as exc:  # e.g. the Dask scheduler cannot be reached
-            print(f"saturn: error: {exc}", file=sys.stderr)
-            return EXIT_USAGE
-        except ImportError:
-            print("saturn: error: --scheduler needs Dask: pip install 'saturn-c[cluster]'",
-                  file=sys.stderr)
-            return EXIT_USAGE
-    reports = _ci_filter(result, args, known)
-    if store is not None:
-        calls = {(k, c) for k, fn in result.program.functions.items() for c in fn.callees}
-        store.record_run(args.root, calls)
+        store = Store(args.db or DEFAULT_PATH)
+    except StoreError as exc:
+        raise UsageError(str(exc)) from None
+    store.root = os.path.abspath(args.root)
+    return store
+
+
+def _read_baseline(args):
+    if not args.baseline:
+        return None
+    from .report.baseline import BaselineError, read
+    try:
+        return read(args.baseline)
+    except BaselineError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _record_run(store, result, root) -> list[str]:
+    from summaries.store import StoreError
+    calls = {(k, c) for k, fn in result.program.functions.items() for c in fn.callees}
+    try:
+        store.record_run(root, calls)
         store.close()
+    except StoreError as exc:
+        return [str(exc)]
+    return []
+
+
+def _emit(args, reports, stats, failed) -> int:
+    """The reports, then what went wrong after the analysis had started (still exit 2)."""
     fmt = {"json": jsonout, "sarif": sarif, "text": text}[args.format]
-    out = fmt.format_all(reports, result.stats, args.show_known)
+    out = fmt.format_all(reports, stats, args.show_known)
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as fh:
-            fh.write(out)
-        print(text.summary_line(result.stats, len(reports)), file=sys.stderr)
+        try:
+            with open(args.output, "w", encoding="utf-8") as fh:
+                fh.write(out)
+        except OSError as exc:   # checked before the run; gone or full since
+            sys.stdout.write(out)
+            failed.append(f"-o {args.output}: {exc.strerror}; the reports went to stdout")
+        print(text.summary_line(stats, len(reports)), file=sys.stderr)
     else:
         sys.stdout.write(out)
-    if result.stats["files"] == 0:
+    for error in failed:
+        print(f"saturn: error: {error}", file=sys.stderr)
+    if failed or stats["files"] == 0:
         return EXIT_USAGE
     failing = [r for r in reports if r.baseline != "unchanged"]
     return EXIT_REPORTS if failing and not args.exit_zero else EXIT_OK
@@ -256,16 +317,21 @@ class _progress_bar:
             self.bar.close()
 
 
-def _ci_filter(result, args, known):
+def _ci_filter(result, args, known, failed: list):
     """Inline suppressions, the baseline's marks, and --update-baseline (NOTE in README "CI")."""
     from .report import baseline, suppress
     reports, hidden = suppress.split(result.reports, args.root)
     result.stats["suppressed"] = len(hidden)
     if known is not None:
-        baseline.mark(reports, known)
+        hint = baseline.mark(reports, known)
+        if hint:
+            print(f"saturn: note: {hint}", file=sys.stderr)
         result.stats["new"] = sum(1 for r in reports if r.baseline == "new")
     if args.update_baseline:
-        baseline.write(args.update_baseline, reports)
+        try:
+            baseline.write(args.update_baseline, reports)
+        except OSError as exc:   # checked before the run; gone or full since
+            failed.append(f"--update-baseline {args.update_baseline}: {exc.strerror}")
     return reports
 
 

@@ -3,16 +3,18 @@ from __future__ import annotations
 
 import gc
 import os
+import re
 import resource
 import signal
 import sys
 import time
 from dataclasses import dataclass, field
 
-from .cfront.discover import Discovery
+from .cfront.discover import Discovery, relative_to
 from .collector import no_gc
 from .incremental.pipeline import units
 from .interproc import pools, schedule
+from .ir import indirect
 from .ir.program import Program
 from .logic.circuit import BudgetExceeded
 from .report.fingerprint import assign_fingerprints
@@ -29,28 +31,40 @@ class RunResult:
 
 
 def load_program(discovery: Discovery, front, phases, log, jobs: int = 1):
-    """(program, files parsed, files skipped). Each unit is lowered on its own and absorbed in
-    the files' order (NOTE [unit-cache] in incremental/units.py).
+    """(program, files parsed, files skipped as `_skip` gives them). Each unit is lowered on its
+    own and absorbed in the files' order (NOTE [unit-cache] in incremental/units.py).
 
     NOTE [frozen-program]: the lowered program is millions of objects that live until the run
     ends. Each unit is frozen (gc.freeze) as soon as it is loaded — collection stays off until
     then, or the first one after each load walks the whole unit — so no collection walks it
     again and forked workers share its pages instead of copying them; the process ends with
     os._exit (__main__.py) rather than freeing it object by object."""
-    program, skipped = Program(), 0
+    program, skipped = Program(), []
     t0 = time.perf_counter()
     with no_gc():
         for src, unit, error in units(discovery.files, front, jobs):
             if error is not None:
-                log(error)
-                skipped += 1
+                skipped.append(_skip(src.path, error, log))
             else:
                 program.absorb(unit)
                 gc.freeze()
     phases["front end"] += time.perf_counter() - t0
     for w in program.warnings:
         log(w)
-    return program, len(discovery.files) - skipped, skipped
+    return program, len(discovery.files) - len(skipped), skipped
+
+
+_ERROR = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): error: (?P<msg>.*)$", re.S)
+
+
+def _skip(path: str, message: str, log) -> dict:
+    """A skipped file as the outputs list it (SARIF: a tool execution notification)."""
+    log(message)
+    m = _ERROR.match(message)
+    if m is None:
+        return {"file": path, "line": 0, "column": 0, "message": message}
+    return {"file": m["file"], "line": int(m["line"]), "column": int(m["col"]),
+            "message": m["msg"]}
 
 
 class FunctionTimeout(Exception):
@@ -101,6 +115,20 @@ def analyze_one(program, key, checkers, options: Options, callee_sums) -> Functi
     return res
 
 
+def _stand_in(fn, options: Options, why: str, log) -> FunctionResult:
+    """The result of a function its worker did not give back: stopped past the hard deadline,
+    or lost with the worker (NOTE [lost-units] in interproc/pools.py)."""
+    if why.startswith("timed out"):
+        res = _incomplete(fn.key, fn, f"timed out after {options.timeout:g}s (--timeout; "
+                                      "stopped inside the SAT solver)")
+        res.timed_out, res.seconds = True, 2 * options.timeout
+        return res
+    if "internal error" in why:   # logged with the others, by analyze_program
+        return _incomplete(fn.key, fn, why)
+    log(f"{fn.file}:{fn.line}:1: warning: '{fn.name}' not analysed: {why}")
+    return _incomplete(fn.key, fn, f"not analysed: {why}")
+
+
 def _incomplete(key, fn, why) -> FunctionResult:
     return FunctionResult(key, status="incomplete", notes=[f"{fn.file}:{fn.line}: {why}"])
 
@@ -130,30 +158,27 @@ def analyze_program(program: Program, checkers, options: Options, log, progress=
     def runner(keys, summaries):
         return unit_runner(program, keys, summaries)
 
+    lost: set[str] = set()   # functions whose worker died: not saved, the next run tries again
+
     def on_done(unit_results):
         for res in unit_results:
             results[res.key] = res
-            if cache is not None and not res.reused:
+            if cache is not None and not res.reused and res.key not in lost:
                 cache.save(res)
             if progress:
                 progress(len(results), len(program.functions))
         return {r.key: r.summaries for r in unit_results if r.status == "ok"}
 
-    def stuck(keys):   # NOTE [hard-deadline] in interproc/pools.py
-        out = []
-        for key in keys:
-            res = _incomplete(key, program.functions[key],
-                              f"timed out after {options.timeout:g}s (--timeout; stopped "
-                              "inside the SAT solver)")
-            res.timed_out, res.seconds = True, 2 * options.timeout
-            out.append(res)
-        return out
+    def on_lost(keys, why):   # NOTE [lost-units] and [hard-deadline] in interproc/pools.py
+        if not why.startswith("timed out"):
+            lost.update(keys)
+        return [_stand_in(program.functions[key], options, why, log) for key in keys]
 
     pool = None
     if scheduler:
         pool = pools.DaskPool(scheduler, program, unit_runner)
-    elif jobs > 1 or options.timeout:   # a worker process, so a stuck one can be stopped
-        pool = pools.LocalPool(jobs, runner, options.timeout, stuck)
+    else:   # in worker processes even with one job: NOTE [lost-units]
+        pool = pools.LocalPool(jobs, runner, options.timeout, on_lost)
     try:
         schedule.run(program, runner, jobs, on_done, cache.lookup if cache is not None else None,
                      pool)
@@ -180,7 +205,11 @@ def run_check(discovery: Discovery, checkers, options: Options, front,
     for note in discovery.notes:
         log(note)
     program, parsed, skipped = load_program(discovery, front, phases, log, jobs)
-    sources = program.files
+    rel = relative_to(front.root)
+    sources = program.files   # (the files' own text: NOTE [own-files] in cfront/markers.py)
+    indirect.link(program)   # NOTE [indirect-calls]
+    program.assume_whole(options.whole_program)
+    program.entries = program.entry_points()
     program.prune_to(sources)
     t = time.perf_counter()
     cache = cache_factory(program) if cache_factory else None
@@ -194,8 +223,13 @@ def run_check(discovery: Discovery, checkers, options: Options, front,
     assign_fingerprints(reports)
     unsupported = sum(1 for res in results.values() for n in res.notes
                       if res.status == "ok" and "internal error" not in n)
+    skipped += [{"file": path, "line": 0, "column": 0, "message": "no such file or directory"}
+                for path in discovery.missing]   # counted, and named on the last line
+    for skip in skipped:
+        skip["file"] = rel(skip["file"])
     stats = {
-        "files": parsed, "skipped_files": skipped, "functions": len(program.functions),
+        "files": parsed, "skipped_files": len(skipped), "skipped": skipped,
+        "functions": len(program.functions),
         "incomplete": sum(1 for r in results.values() if r.status != "ok"),
         "reused": sum(1 for r in results.values() if r.reused), "lines": program.lines,
         "unsupported": unsupported,

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 
 from .facts import FLAGS
 
@@ -12,19 +13,20 @@ LIMIT = 200
 
 
 def search(db, q: str = "", filters=(), checker: str = "", limit: int = LIMIT) -> list[dict]:
+    """`filters`: names that must hold, or a mapping from name to whether it must hold or
+    must not."""
+    wanted = dict(filters) if isinstance(filters, dict) else dict.fromkeys(filters, True)
     where, args = [], []
     if q:
         # One scan of a short column: `instr` is cheaper than LIKE, and a static's key is its
         # file and name, which both columns already hold.
         where.append("(instr(name, ?) > 0 OR instr(file, ?) > 0)")
         args += [q, q]
-    for f in filters:
-        if f == "has_reports":
-            where.append("reports > 0")
-        elif f == "incomplete":
-            where.append("status != 'ok'")
-        elif f in FLAGS:
-            where.append(f"{f} = 1")
+    for f, holds in wanted.items():
+        test = {"has_reports": "reports > 0", "incomplete": "status != 'ok'"}.get(f) or \
+            (f"{f} = 1" if f in FLAGS else None)
+        if test:
+            where.append(test if holds else f"NOT ({test})")
     if checker and CHECKER_FLAGS.get(checker):
         where.append(f"{CHECKER_FLAGS[checker]} = 1")
     sql = ("SELECT function, name, file, line, status, reports, flags FROM functions"
@@ -88,12 +90,24 @@ def overview(db) -> dict:
 def source(db, key: str) -> tuple[str, list[str]] | None:
     """The source of a function's file — only a file the database records, under the run's root."""
     row = db.execute("SELECT file FROM functions WHERE function=?", (key,)).fetchone()
-    root = db.execute("SELECT value FROM meta WHERE key='root'").fetchone()
     if row is None:
         return None
-    path = row[0] if os.path.isabs(row[0]) else os.path.join(root[0] if root else ".", row[0])
+    path = _recorded_path(db, key) or row[0]
+    if not os.path.isabs(path):   # a database older than its `sources` table: the last root
+        root = db.execute("SELECT value FROM meta WHERE key='root'").fetchone()
+        path = os.path.join(root[0] if root else ".", path)
     try:
         with open(path, encoding="utf-8", errors="replace") as fh:
             return row[0], fh.read().splitlines()
     except OSError:
         return None
+
+
+def _recorded_path(db, key: str) -> str | None:
+    """The absolute path the function was analysed at (a run from another --root gives other
+    relative paths: each function keeps its own)."""
+    try:
+        row = db.execute("SELECT path FROM sources WHERE function=?", (key,)).fetchone()
+    except sqlite3.OperationalError:   # no such table: written by an older Saturn
+        return None
+    return row[0] if row else None

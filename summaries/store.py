@@ -1,18 +1,22 @@
 """The summary database: SQLite (WAL), one row per (function, checker).
 
 Schema version 3. `summaries` has one row per (function, checker); `functions` one per function
-with the facts the web page filters on; `calls` the call graph of the last run; `meta` the run's
-root (the source view serves only files recorded here) and a digest
+with the facts the web page filters on; `sources` the absolute path of each function's file
+(the source view serves only these, so a run from another --root leaves older functions'
+sources reachable; the table came after version 3 and is made when missing); `calls` the call
+graph of the last run; `meta` the run's root (for rows without a `sources` path) and a digest
 of the calls. A `summaries` row holds the function's key, file, line, its cache key
-(saturn/incremental/results.py), Saturn's version, the summary JSON, status (`ok`/`incomplete`) with notes,
-the function's reports and its time. The web page and `saturn summary` read while an analysis
+(saturn/incremental/results.py), Saturn's version, the summary JSON, status (`ok` or
+`incomplete`) with notes, the function's reports and its time. The web page and `saturn summary` read while an analysis
 writes (WAL mode)."""
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
 import sqlite3
+import tempfile
 
 from .facts import FLAGS, facts
 
@@ -35,6 +39,7 @@ CREATE TABLE IF NOT EXISTS functions (
     allocator INTEGER, escapees INTEGER, out_alloc INTEGER);
 CREATE INDEX IF NOT EXISTS functions_name ON functions(name);
 CREATE INDEX IF NOT EXISTS functions_file ON functions(file);
+CREATE TABLE IF NOT EXISTS sources (function TEXT PRIMARY KEY, path TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS calls (caller TEXT NOT NULL, callee TEXT NOT NULL,
                                   PRIMARY KEY (caller, callee));
 CREATE INDEX IF NOT EXISTS calls_callee ON calls(callee);
@@ -61,38 +66,68 @@ def summary_text(summary) -> str:
 
 
 class StoreError(Exception):
-    """The database cannot be opened or is not a Saturn database of a known version."""
+    """The database cannot be opened, written or read, or is not a Saturn database of a known
+    version; the message is one line, naming the file."""
+
+
+def _guarded(method):
+    """SQLite's errors after opening (a corrupt page, a full disk) as StoreError."""
+    @functools.wraps(method)
+    def run(self, *args):
+        try:
+            return method(self, *args)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: {exc}") from None
+    return run
 
 
 class Store:
     def __init__(self, path: str = DEFAULT_PATH, readonly: bool = False):
         self.path = path
+        self.root = os.path.abspath(".")   # the run's --root (the writer sets it)
         try:
             if readonly:
                 if not os.path.exists(path):
                     raise StoreError(f"{path}: no such database (run `saturn check` first)")
                 self.db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
             else:
-                os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-                self.db = sqlite3.connect(path, timeout=30)
-                self.db.execute("PRAGMA journal_mode=WAL")
-                # No fsync per commit (one per function: 5.5 s of SQLite's run): in WAL mode a
-                # commit still survives the process being killed, only not the machine's power.
-                self.db.execute("PRAGMA synchronous=NORMAL")
-                self.db.executescript(_SCHEMA)
-                self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)",
-                                (str(SCHEMA_VERSION),))
-                self.db.commit()
+                self.db = self._create(path)
             row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
         except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{path}: not a Saturn database ({exc})") from None
+            raise StoreError(_open_error(path, exc, readonly)) from None
         if row is None or row[0] != str(SCHEMA_VERSION):
             raise StoreError(f"{path}: schema version {row[0] if row else '?'} is not "
                              f"{SCHEMA_VERSION}; remove it to start again")
 
+    @staticmethod
+    def _create(path: str):
+        folder = os.path.dirname(os.path.abspath(path))
+        try:
+            os.makedirs(folder, exist_ok=True)
+        except OSError as exc:
+            while folder and not os.path.exists(folder):
+                folder = os.path.dirname(folder)
+            why = f"{folder} is a file" if os.path.isfile(folder) else exc.strerror
+            raise StoreError(f"{path}: cannot make its directory: {why}") from None
+        db = sqlite3.connect(path, timeout=30)
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if tables and "meta" not in tables:   # another program's database: left as it is
+            db.close()
+            raise StoreError(f"{path}: not a Saturn database (it holds other tables: "
+                             f"{', '.join(sorted(tables)[:5])}); give another --db")
+        db.execute("PRAGMA journal_mode=WAL")
+        # No fsync per commit (one per function: 5.5 s of SQLite's run): in WAL mode a
+        # commit still survives the process being killed, only not the machine's power.
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.executescript(_SCHEMA)
+        db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        db.commit()
+        return db
+
     def close(self) -> None:
         self.db.close()
 
+    @_guarded
     def put(self, rows: list[tuple]) -> None:
         """Rows of (function, checker, name, file, line, cache_key, version, summary (or its
         stored text), status, notes, reports, seconds); committed together (a killed run loses
@@ -102,8 +137,11 @@ class Store:
                               json.dumps(r[9]), json.dumps(r[10]), r[11]) for r in rows])
         self.db.executemany("INSERT OR REPLACE INTO functions VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                             _function_rows(rows))
+        self.db.executemany("INSERT OR REPLACE INTO sources VALUES (?, ?)",
+                            sorted({(r[0], os.path.join(self.root, r[3])) for r in rows}))
         self.db.commit()
 
+    @_guarded
     def move(self, rows: list[tuple]) -> None:
         """Rows of (line, notes, reports — as their JSON text —, function, checker) of reused
         functions that only moved (saturn/incremental/results.py `_moved`); their summaries, and so their
@@ -115,6 +153,7 @@ class Store:
                             sorted({(r[0], r[3]) for r in rows}))
         self.db.commit()
 
+    @_guarded
     def record_run(self, root: str, calls) -> None:
         """The run's root directory and its call graph (caller, callee) pairs (written again
         only when they changed: zstd's 5,000 calls were ~10 ms of each re-check)."""
@@ -127,13 +166,15 @@ class Store:
             self.db.execute("INSERT OR REPLACE INTO meta VALUES ('calls', ?)", (digest,))
         self.db.commit()
 
+    @_guarded
     def meta(self, key: str) -> str | None:
         row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
         return row[0] if row else None
 
+    @_guarded
     def stored_rows(self) -> dict:
         """Every function's rows by checker, as (cache key, row); summary, notes and reports
-        as their JSON text (saturn/incremental/results.py decodes what it needs). One query: a re-check
+        as their JSON text (incremental/results.py decodes what it needs). One query: a re-check
         looks every function up, and a query each was ~20 ms of zstd's 1,330."""
         out: dict = {}
         for r in self.db.execute("SELECT function, checker, cache_key, summary, status, notes, "
@@ -143,17 +184,47 @@ class Store:
                 "seconds": r[7], "line": r[8]})
         return out
 
+    @_guarded
     def find(self, name: str) -> list[str]:
         """Function keys whose name or key is `name` (a static is `file:name`)."""
         rows = self.db.execute("SELECT DISTINCT function FROM summaries WHERE name=? OR function=?"
                                " ORDER BY function", (name, name)).fetchall()
         return [r[0] for r in rows]
 
+    @_guarded
     def summaries(self, key: str) -> dict:
         rows = self.db.execute("SELECT checker, summary, status, notes FROM summaries "
                                "WHERE function=? ORDER BY checker", (key,)).fetchall()
         return {r[0]: {"summary": json.loads(r[1]), "status": r[2], "notes": json.loads(r[3])}
                 for r in rows}
 
+    @_guarded
     def count(self) -> int:
         return self.db.execute("SELECT COUNT(DISTINCT function) FROM summaries").fetchone()[0]
+
+
+def _open_error(path: str, exc: sqlite3.DatabaseError, readonly: bool) -> str:
+    """Why `path` could not be opened: a place this process may not write is not a damaged
+    database."""
+    denied = None if readonly else _read_only(path)
+    if denied:
+        return (f"{path}: cannot write the database: its {denied} is read-only "
+                "(give another --db, or --no-db)")
+    if not os.path.isfile(path):
+        return f"{path}: cannot open the database ({exc})"
+    return f"{path}: not a Saturn database ({exc})"
+
+
+def _read_only(path: str) -> str | None:
+    """"file" or "directory" when that cannot be written, tried rather than asked (os.access
+    answers for the real user, and root may lack the right)."""
+    try:
+        if os.path.exists(path):
+            os.close(os.open(path, os.O_WRONLY))
+    except OSError:
+        return "file"
+    try:
+        tempfile.TemporaryFile(dir=os.path.dirname(os.path.abspath(path))).close()
+    except OSError:   # SQLite writes its journal beside the database
+        return "directory"
+    return None

@@ -44,6 +44,7 @@ def source(path: str, flags: tuple[str, ...], directory: str) -> SourceFile:
 class Discovery:
     files: list[SourceFile] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)   # paths given that do not exist
 
 
 def _excluded(path: str, excludes: list[str]) -> bool:
@@ -73,6 +74,7 @@ def from_paths(paths: list[str], flags: tuple[str, ...], excludes: list[str]) ->
             candidates = [given]
         else:
             found.notes.append(f"{given}: error: no such file or directory")
+            found.missing.append(given)
             continue
         for path in sorted(os.path.abspath(c) for c in candidates):
             if path not in seen and not _excluded(path, excludes):

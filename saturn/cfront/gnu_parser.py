@@ -7,6 +7,7 @@ left out (a TernaryOp whose ``iftrue`` is None), ``__label__`` declarations, ``_
 ``__attribute__((...));`` as a statement.
 """
 from pycparser import c_ast
+from pycparser.c_parser import Coord
 from pycparserext.ext_c_lexer import GnuCLexer
 from pycparserext.ext_c_parser import Asm, GnuCParser
 
@@ -91,6 +92,20 @@ class SaturnParser(GnuCParser):
     def _parse_cast_expression(self):
         self._skip_extension()   # `__extension__ (type) expr`: a cast is parsed at this level
         return super()._parse_cast_expression()
+
+    def _parse_error(self, msg, coord):
+        """pycparser gives an invalid expression only the file's name, so the error was put at
+        1:1 with the path twice: it is put at the token where the expression should start,
+        and said in words a compiler would use."""
+        tok = self._peek()
+        if not isinstance(coord, Coord) and tok is not None:
+            coord = self._tok_coord(tok)
+        if msg.startswith("before: "):
+            msg = f"syntax error before '{msg[len('before: '):]}'"
+        elif msg == "Invalid expression":
+            msg = f"expected an expression before '{tok.value}'" if tok is not None \
+                else "expected an expression at the end of the file"
+        super()._parse_error(msg, coord)
 
     def _skip_extension(self):
         """`__extension__ expr` (glibc's assert, kernel macros; `__extension__ (__m128)(...)` in

@@ -1,11 +1,10 @@
 """The front end over many files: the units in the files' order (so the output does not depend
-on --jobs), the changed files lowered by worker processes when there are two or more."""
+on --jobs), the changed files lowered by worker processes when there are two or more (NOTE
+[own-workers] in saturn/workers.py: a worker that dies loses only its own file)."""
 from __future__ import annotations
 
-import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
-
 from ..cfront.preprocess import FrontEndError
+from ..workers import Lost, in_order
 
 
 def units(files, front, jobs: int = 1):
@@ -18,19 +17,21 @@ def units(files, front, jobs: int = 1):
         for src, unit in zip(files, loaded):
             yield (src, unit, None) if unit is not None else (src, *_made(front, src))
         return
-    context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=min(jobs, len(changed)), mp_context=context) as pool:
-        futures = {id(src): pool.submit(_in_worker, front, src) for src in changed}
-        for src, unit in zip(files, loaded):
-            if unit is not None:
-                yield src, unit, None
-                continue
-            key, unit, error = futures[id(src)].result()
-            if key is not None:
-                unit = front.load(key)
-                if unit is None:   # (gone from the store meanwhile: made again here)
-                    unit, error = _made(front, src)
-            yield src, unit, error
+    made = in_order(min(jobs, len(changed)), _in_worker, [(front, src) for src in changed])
+    for src, unit in zip(files, loaded):
+        if unit is not None:
+            yield src, unit, None
+            continue
+        got = next(made)
+        if isinstance(got, Lost):
+            yield src, None, f"{src.path}:1:1: error: not read: {got.why}"
+            continue
+        key, unit, error = got
+        if key is not None:
+            unit = front.load(key)
+            if unit is None:   # (gone from the store meanwhile: made again here)
+                unit, error = _made(front, src)
+        yield src, unit, error
 
 
 def _made(front, src) -> tuple:

@@ -9,7 +9,7 @@ import json
 import re
 from collections.abc import Mapping
 
-from summaries.store import summary_text
+from summaries.store import StoreError, summary_text
 
 from ..report.diagnostic import Report
 from ..symex.engine import FunctionResult
@@ -33,6 +33,19 @@ class ResultCache:
         # The database's rows, read at the first lookup; each function's dropped at its own
         # (it is looked up once: NOTE [scc-steps]), the texts it keeps are the hit's.
         self.stored: dict | None = None
+        self.error: str | None = None   # NOTE [failed-store]
+
+    def _store(self, method, *args, default=None):
+        """NOTE [failed-store]: a database that fails during the run (a corrupt page, a full
+        disk) is not used again, and the run goes on: its reports are printed, then the error
+        (`self.error`), and the exit status is 2."""
+        if self.error is not None:
+            return default
+        try:
+            return method(*args)
+        except StoreError as exc:
+            self.error = str(exc)
+            return default
 
     def key_for(self, keys, summaries: dict) -> str:
         """One key for a unit: its members' IR and the summaries of the callees outside it."""
@@ -61,7 +74,7 @@ class ResultCache:
 
     def _stored(self, fkey, ck):
         if self.stored is None:
-            self.stored = self.store.stored_rows()
+            self.stored = self._store(self.store.stored_rows, default={})
         rows = {name: row for name, (key, row) in self.stored.pop(fkey, {}).items()
                 if key == ck} if ck else {}
         if not all(name in rows for name in self.names):
@@ -94,12 +107,12 @@ class ResultCache:
             self.moved += _moved_rows(res, self.program.functions[res.key].line, self.names)
             return   # if the run is killed first, the next one moves them again
         self.digests[res.key] = self._digest(res.summaries)
-        self.store.put(_rows(self.program, {res.key: res}, self.checkers, self.version,
-                                  {res.key: self.keys.get(res.key, "")}))
+        self._store(self.store.put, _rows(self.program, {res.key: res}, self.checkers,
+                                          self.version, {res.key: self.keys.get(res.key, "")}))
 
     def flush(self) -> None:
         if self.moved:
-            self.store.move(self.moved)
+            self._store(self.store.move, self.moved)
             self.moved = []
 
 

@@ -3,22 +3,24 @@
 NOTE [hard-deadline]: --timeout is enforced inside a worker by SIGALRM, which Python only
 handles between bytecodes — a SAT call in C (pysat interrupts only some solvers) can run on for
 hours. So the local pool also keeps a hard deadline per unit (twice the timeout per function,
-plus a margin): past it, the pool's processes are killed, the stuck unit's functions become
-`incomplete` (timed out) and the other units in flight are submitted again to a new pool, with
-the same inputs, so their results are unchanged (NOTE [determinism] in schedule.py).
+plus a margin): past it, the worker running the unit is killed and the unit's functions become
+`incomplete` (timed out); the other units in flight go on (NOTE [own-workers] in workers.py).
+
+NOTE [lost-units]: a worker that dies (`kill -9`, the OOM killer, a C-level abort in the SAT
+solver) loses only the unit it held: `on_lost(keys, why)` gives its functions' results (the
+driver makes them `incomplete` with the reason) and the run goes on with a new worker. So even
+one job runs its functions in a worker process: an abort there cannot end the run.
 """
 from __future__ import annotations
 
 import heapq
 import itertools
-import math
-import multiprocessing
-import os
-import signal
 import time
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import Future
 
-_STATE: dict = {}   # set in the parent before the pool forks: the unit runner
+from ..workers import Lost, Workers
+
+_STATE: dict = {}   # set in the parent before the workers fork: the unit runner
 HARD_MARGIN = 10.0  # seconds beyond twice the per-function timeout
 
 
@@ -33,22 +35,20 @@ def _remote_unit(bundle, keys, summaries):
 
 
 class LocalPool:
-    """Worker processes forked from this one (they share the lowered program). `timeout`
-    (seconds per function) and `on_stuck(keys) -> results` arm the hard deadline."""
+    """Worker processes forked from this one (they share the lowered program).
+    `on_lost(keys, why) -> results` stands in for a unit whose worker died or was stopped
+    (NOTE [lost-units]); `timeout` (seconds per function) arms the hard deadline, after which
+    `why` starts with "timed out"."""
 
-    def __init__(self, jobs, runner, timeout=None, on_stuck=None):
+    def __init__(self, jobs, runner, timeout=None, on_lost=None):
         _STATE["runner"] = runner
-        self.jobs, self.timeout, self.on_stuck = jobs, timeout, on_stuck
-        self.inner: dict[Future, tuple] = {}   # running: ours -> (executor's, keys, sums, start)
+        self.jobs, self.timeout, self.on_lost = jobs, timeout, on_lost
+        self.workers = Workers(jobs, _run_unit)
+        self.running: dict[Future, tuple] = {}   # ours -> (keys, start)
         # waiting for a worker, a heap: (-priority, arrival, ours, keys, sums)
         self.queue: list[tuple] = []
         self.arrivals = itertools.count()
         self.killed = 0
-        self._start()
-
-    def _start(self):
-        self.pool = ProcessPoolExecutor(max_workers=self.jobs,
-                                        mp_context=multiprocessing.get_context("fork"))
 
     def submit(self, keys, summaries, priority=0):
         """Units wait here until a worker is free, so a unit's clock starts when it runs; the
@@ -59,72 +59,56 @@ class LocalPool:
         return outer
 
     def _fill(self):
-        while self.queue and len(self.inner) < self.jobs:
+        while self.queue and self.workers.free():
             _, _, outer, keys, summaries = heapq.heappop(self.queue)
-            self.inner[outer] = (self.pool.submit(_run_unit, keys, summaries), keys, summaries,
-                                 time.monotonic())
+            self.workers.start(outer, (keys, summaries))
+            self.running[outer] = (keys, time.monotonic())
 
     def wait_any(self, futures):
         while True:
-            running = list(self.inner)
-            by_inner = {self.inner[f][0]: f for f in running}
-            done = wait(list(by_inner), timeout=self._next_deadline(running),
-                        return_when=FIRST_COMPLETED)[0]
             out = set()
-            for fut in done:
-                outer = by_inner[fut]
-                outer.set_result(fut.result())
-                del self.inner[outer]
+            for outer, value in self.workers.wait(self._next_deadline()):
+                keys, _ = self.running.pop(outer)
+                outer.set_result(self._lost(keys, value.why) if isinstance(value, Lost)
+                                 else value)
                 out.add(outer)
-            stuck = [] if out else self._stuck(running)
-            if stuck:
-                out = self._restart(running, stuck)
+            for outer in self._stuck():
+                keys, _ = self.running.pop(outer)
+                self.workers.kill(outer)
+                self.killed += 1
+                outer.set_result(self._lost(keys, "timed out (stopped inside the SAT solver)"))
+                out.add(outer)
             if out:
                 self._fill()
                 return out
+
+    def _lost(self, keys, why):
+        if self.on_lost is None:
+            raise RuntimeError(why)
+        return self.on_lost(keys, why)
 
     def _limit(self, keys) -> float:
         return 2 * self.timeout * len(keys) + HARD_MARGIN
 
     def _armed(self) -> bool:
-        return bool(self.timeout) and self.on_stuck is not None
+        return bool(self.timeout) and self.on_lost is not None
 
-    def _next_deadline(self, running):
-        if not self._armed() or not running:
+    def _next_deadline(self):
+        if not self._armed() or not self.running:
             return None
         now = time.monotonic()
-        return max(0.0, min(self.inner[f][3] + self._limit(self.inner[f][1]) - now
-                            for f in running))
+        return max(0.0, min(start + self._limit(keys) - now
+                            for keys, start in self.running.values()))
 
-    def _stuck(self, running):
+    def _stuck(self):
         if not self._armed():
             return []
         now = time.monotonic()
-        return [f for f in running if now - self.inner[f][3] > self._limit(self.inner[f][1])]
-
-    def _restart(self, running, stuck):
-        """Kill every worker; the stuck units are timed out, the others run again."""
-        for proc in list(getattr(self.pool, "_processes", {}).values()):
-            try:
-                os.kill(proc.pid, signal.SIGKILL)
-            except OSError:
-                pass
-        self.pool.shutdown(wait=True, cancel_futures=True)
-        self.killed += 1
-        self._start()
-        done = set()
-        for outer in running:
-            _, keys, summaries, _ = self.inner.pop(outer)
-            if outer in stuck:
-                outer.set_result(self.on_stuck(keys))
-                done.add(outer)
-            else:
-                heapq.heappush(self.queue, (-math.inf, next(self.arrivals), outer, keys,
-                                            summaries))   # before any other
-        return done
+        return [f for f, (keys, start) in self.running.items()
+                if now - start > self._limit(keys)]
 
     def close(self):
-        self.pool.shutdown()
+        self.workers.close()
 
 
 class DaskPool:

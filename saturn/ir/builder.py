@@ -27,6 +27,9 @@ class Builder:
         self.notes: list[str] = []
         self.callees: set[str] = set()
         self.fn_pointer_calls = 0
+        self.indirect: list = []      # NOTE [indirect-calls] in ir/indirect.py
+        self.fn_stores: set = set()
+        self.spawns: set = set()      # start routines handed to threads: NOTE [entry-points]
         self.temps = 0
         self.locals: list[N.Symbol] = []
         self.line_literals: dict[int, int] = {}   # id(Const) -> id(its AST node): NOTE [line-literals]

@@ -38,6 +38,7 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
         # thousands of static inlines and calls a few dozen.
         self.deferred: dict[str, c_ast.FuncDef] = {}
         self.lowered: list[str] = []
+        self.expr_types: dict[int, tuple] = {}   # id(node) -> (node, type): NOTE [linear-lowering]
 
     def coord(self, node) -> N.Coord:
         c = getattr(node, "coord", None)
@@ -133,8 +134,8 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
         static = "static" in (node.storage or [])
         key = self.static_key(node.name, node) if static else node.name
         sym = N.Symbol(node.name, t, "global", new_uid(), key=key)
-        quals = getattr(node, "quals", None) or []
-        g = self.program.add_global(GlobalVar(sym, self.coord(node).file, static, "const" in quals))
+        g = self.program.add_global(GlobalVar(sym, self.coord(node).file, static,
+                                              object_is_const(node.type)))
         self.file_scope.names[node.name] = g.sym
         return g
 
@@ -148,6 +149,7 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
         if isinstance(t, T.ArrT) and t.count is None and isinstance(node.init, c_ast.InitList):
             t = T.ArrT(t.elem, len(node.init.exprs))
         g = self.global_var(node, t)
+        g.defined = True
         if node.init is not None:
             self.global_init(g, node)
 
@@ -237,7 +239,10 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
         return N.Function(key, decl.name, coord.file, coord.line, end, params, ftype.ret,
                           self.rv_sym, self.b.blocks, entry.id, self.exit_block.id,
                           static=":" in key, notes=notes, callees=set(self.b.callees),
-                          fn_pointer_calls=self.b.fn_pointer_calls)
+                          fn_pointer_calls=self.b.fn_pointer_calls,
+                          indirect=tuple(dict.fromkeys(self.b.indirect)),
+                          fn_stores=tuple(sorted(self.b.fn_stores, key=repr)),
+                          spawns=tuple(sorted(self.b.spawns)))
 
     def parameters(self, decl, fdef) -> list[N.Symbol]:
         ftype_node = decl.type
@@ -276,6 +281,15 @@ class Lowered:
     # function key -> {id(Const): id(AST node)} of the constants written as their own line
     # (`__LINE__`, as the preprocessor leaves it): NOTE [line-literals] in incremental/lines.py
     line_literals: dict = field(default_factory=dict)
+
+
+def object_is_const(dtype) -> bool:
+    """Whether the declared object itself is const: `const int x` and `int *const p` are,
+    `const struct s *p` (a pointer to const, which the program may point elsewhere) is not.
+    An array is as const as its elements."""
+    while isinstance(dtype, c_ast.ArrayDecl):
+        dtype = dtype.type
+    return "const" in (getattr(dtype, "quals", None) or [])
 
 
 def lower_unit(program: Program, ast: c_ast.FileAST, tu_path: str, relpath=os.path.relpath,

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from . import indirect
 from . import nodes as N
 from . import types as T
 from .lower_expr import const, source_text
@@ -42,8 +43,14 @@ class CallLowering:
         callee = func.name if isinstance(func, N.FuncAddr) else None
         if callee is not None:
             self.b.callees.add(callee)
+            spawned = indirect.spawned(callee, values)   # NOTE [entry-points] in ir/program.py
+            if spawned is not None:
+                self.b.spawns.add(spawned)
         else:
             self.b.fn_pointer_calls += 1
+            slot = indirect.slot_of(func)
+            if slot is not None:
+                self.b.indirect.append(slot)
         result = None
         if not isinstance(ftype.ret, T.VoidT):
             tmp = self.b.temp(ftype.ret, "ret")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pycparser import c_ast, c_generator
 
+from . import indirect
 from . import nodes as N
 from . import types as T
 from .consteval import parse_int_literal, parse_char_literal
@@ -13,6 +14,14 @@ _ARITH = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod", "&": "and"
 _COMPARE = {"==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
 _SIDE_EFFECT_NODES = (c_ast.FuncCall, c_ast.Assignment, c_ast.Compound)
 _GEN = c_generator.CGenerator()
+
+# NOTE [linear-lowering]: lowering does a bounded amount of work per AST node. An expression's
+# type is known only by lowering it, so a value whose type decides what is emitted before it
+# (the temporary of `c ? x : y` with side effects) is lowered first and typed afterwards, and
+# `type_of` (sizeof, typeof, __auto_type, _Generic) remembers each node's type. Lowering an
+# operand again at every level was exponential in the nesting: the kernel's old `ilog2()`
+# nests 64 `?:` ending in a call, and `min(min(a, b), c)` nests `typeof` in statement
+# expressions.
 
 
 def source_text(node) -> str:
@@ -86,10 +95,13 @@ class ExprLowering:
         return N.Cast(t, e)
 
     def type_of(self, node) -> T.CType:
-        """The type of an expression without evaluating it (sizeof, typeof)."""
-        with self.b.scratch():
-            r = self.expr(node)
-        return r.type
+        """The type of an expression without evaluating it (sizeof, typeof), found by lowering
+        it into scratch blocks once per node (NOTE [linear-lowering])."""
+        got = self.expr_types.get(id(node))
+        if got is None or got[0] is not node:
+            with self.b.scratch():
+                got = self.expr_types[id(node)] = (node, self.expr(node).type)
+        return got[1]
 
     # -- leaves -----------------------------------------------------------------------------
     def _x_ID(self, node):
@@ -227,6 +239,9 @@ class ExprLowering:
         return N.Read(target.type, target)
 
     def assign(self, target: N.Lvalue, value: N.Expr, node) -> None:
+        stored = indirect.stored_function(target, value)   # NOTE [indirect-calls]
+        if stored is not None:
+            self.b.fn_stores.add(stored)
         if isinstance(target.type, (T.StructT, T.ArrT)) and isinstance(value, N.Read):
             self.b.emit(N.Assign(self.coord(node), target, value))
             return
@@ -253,31 +268,31 @@ class ExprLowering:
 
     def branch_value(self, node):
         """`a && b`, `a || b`, `c ? x : y` whose operands have side effects: control flow into a
-        temporary. `x ?: y` evaluates x once."""
+        temporary. `x ?: y` evaluates x once. Each arm is lowered once, before the temporary's
+        type is known (NOTE [linear-lowering])."""
         ternary = isinstance(node, c_ast.TernaryOp)
         first = self.lv(node.cond) if ternary and node.iftrue is None else None
-        if ternary:
-            t_type = self.type_of(node.iftrue) if first is None else first.type
-            rt = self.join_type(t_type, self.type_of(node.iffalse))
-        else:
-            rt = T.INT
-        result = self.b.temp(rt if not isinstance(rt, T.VoidT) else T.INT)
-        res_lv = N.VarLv(result.type, result)
         t_blk, f_blk, done = self.b.new_block(), self.b.new_block(), self.b.new_block()
         if first is not None:
             self.b.end(N.Branch(N.Read(first.type, first), t_blk.id, f_blk.id, self.coord(node),
                                 source_text(node.cond)))
         else:
             self.cond(node.cond if ternary else node, t_blk, f_blk)
+        ends = []   # (the block an arm ends in, its value)
         for blk, sub, fixed in ((t_blk, getattr(node, "iftrue", None), 1),
                                 (f_blk, getattr(node, "iffalse", None), 0)):
             self.b.start(blk)
-            if not ternary:
-                self.b.emit(N.Assign(self.coord(node), res_lv, const(fixed)))
-            elif not isinstance(rt, T.VoidT):
-                self.assign(res_lv, N.Read(first.type, first) if sub is None else self.rv(sub), node)
-            else:
-                self.rv(sub)
+            value = const(fixed) if not ternary else \
+                N.Read(first.type, first) if sub is None else self.rv(sub)
+            ends.append((self.b.cur or self.b.new_block(), value))
+            self.b.cur = None
+        rt = self.join_type(ends[0][1].type, ends[1][1].type) if ternary else T.INT
+        result = self.b.temp(rt if not isinstance(rt, T.VoidT) else T.INT)
+        res_lv = N.VarLv(result.type, result)
+        for blk, value in ends:
+            self.b.cur = blk
+            if not isinstance(rt, T.VoidT):
+                self.assign(res_lv, value, node)
             self.b.goto(done)
         self.b.start(done)
         return N.Read(result.type, res_lv)

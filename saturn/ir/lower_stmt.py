@@ -98,10 +98,15 @@ class StmtLowering:
         if isinstance(t, T.FuncT) or "extern" in (node.storage or []):
             self.declare_extern(node, t)
             return
+        value = None   # an `__auto_type` local's initial value, lowered once for its type
         if getattr(t, "key", None) and isinstance(node.type, c_ast.TypeDecl) and \
                 isinstance(node.type.type, c_ast.IdentifierType) and \
                 "__auto_type" in node.type.type.names and node.init is not None:
-            t = self.type_of(node.init)
+            if "static" in (node.storage or []) or isinstance(node.init, c_ast.InitList):
+                t = self.type_of(node.init)
+            else:   # NOTE [linear-lowering]
+                value = self.rv(node.init)
+                t = value.type
         if isinstance(t, T.ArrT) and t.count is None and isinstance(node.init, c_ast.InitList):
             t = T.ArrT(t.elem, len(node.init.exprs))
         if "static" in (node.storage or []):
@@ -110,7 +115,9 @@ class StmtLowering:
         sym = N.Symbol(node.name, t, "local", new_uid())
         self.scope.names[node.name] = sym
         self.b.locals.append(sym)
-        if node.init is not None:
+        if value is not None:
+            self.assign(N.VarLv(t, sym), value, node)
+        elif node.init is not None:
             self.initialize(N.VarLv(t, sym), node.init, node)
         fname = cleanup_function(node)
         if fname is not None and self.cleanups:

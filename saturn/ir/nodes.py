@@ -221,6 +221,11 @@ class Function:
     digest: str = ""        # incremental/digest.py, once computed
     line_values: tuple = ()  # NOTE [line-constants] in incremental/lines.py
     weight: int = 0         # estimated analysis cost, loops.py's analysis_weight
+    # NOTE [indirect-calls] in ir/indirect.py: the slots indirect calls read their pointer from,
+    # and (slot, function key) for each function address this body stores in a slot
+    indirect: tuple = ()
+    fn_stores: tuple = ()
+    spawns: tuple = ()      # functions this body starts threads with (NOTE [entry-points])
 
 
 def successors(block: Block) -> list[int]:

@@ -16,11 +16,23 @@ class GlobalVar:
     has_init: bool = False
     written: bool = False
     address_taken: bool = False
+    defined: bool = False        # a definition (not only `extern`) is among the files checked
+    whole: bool = False          # NOTE [whole-program]
 
     @property
     def keeps_initializer(self) -> bool:
-        """A static (or const) that nothing else can change keeps its initial value (or zero)."""
-        return self.const or (self.static and not self.written and not self.address_taken)
+        """A static (or const) that nothing else can change keeps its initial value (or zero).
+        An extern const defined in a file not checked has a value we do not know."""
+        return (self.const and (self.static or self.has_init)) or \
+            ((self.static or (self.whole and self.defined)) and not self.written and
+             not self.address_taken)
+
+
+# NOTE [whole-program]: a file-scope static that no function of its file writes, and whose
+# address is never taken, keeps its initializer: nothing else can change it. A global with
+# external linkage could be written by code that was not checked, so it keeps its initializer
+# only when the user says the files checked are the whole program (--whole-program), and then
+# only if one of them defines it: `int global_true = 1;` that nothing writes stays 1.
 
 
 @dataclass
@@ -30,6 +42,8 @@ class Program:
     warnings: list[str] = field(default_factory=list)
     lowering_errors: int = 0        # declarations skipped after an internal error
     lock_annotations: dict = field(default_factory=dict)   # function key → [(op, steps)]
+    dispatch: dict = field(default_factory=dict)   # function key → {slot: targets} (ir/indirect.py)
+    entries: set = field(default_factory=set)      # entry_points(), once the program is whole
     lines: int = 0
     files: set = field(default_factory=set)   # the units' own files, as reports name them
 
@@ -67,12 +81,27 @@ class Program:
             if old is not g:
                 old.written |= g.written
                 old.address_taken |= g.address_taken
+                old.defined |= g.defined
         for key, specs in unit.lock_annotations.items():
             self.lock_annotations.setdefault(key, specs)
         self.warnings += unit.warnings
         self.lowering_errors += unit.lowering_errors
         self.lines += unit.lines
         self.files |= unit.files
+
+    def entry_points(self) -> set[str]:
+        """NOTE [entry-points]: functions nothing in the program returns to (`main`, and the
+        start routines handed to pthread_create, thrd_create, kthread_run): a lock such a
+        function leaves held, nobody releases."""
+        out = {k for k, fn in self.functions.items() if fn.name == "main" and not fn.static}
+        for fn in self.functions.values():
+            out.update(getattr(fn, "spawns", ()))
+        return out
+
+    def assume_whole(self, whole: bool) -> None:
+        """NOTE [whole-program]: the files checked are the whole program (or not)."""
+        for g in self.globals.values():
+            g.whole = whole
 
     def add_global(self, g: GlobalVar) -> GlobalVar:
         old = self.globals.get(g.sym.key)

@@ -24,7 +24,8 @@ class Obj:
     `display` names it for people (`*p`, `p->lock`); `origin` is env, local, heap, global, string,
     function or derived (pointer arithmetic)."""
     __slots__ = ("uid", "type", "addr", "parent", "step", "path", "display", "origin", "root",
-                 "children", "sym", "site", "deref_of", "container_of", "__weakref__")
+                 "children", "sym", "site", "deref_of", "container_of", "derived_from",
+                 "__weakref__")
 
     def __init__(self, ctype, addr, parent, step, path, display, origin, sym=None):
         self.uid = next(_uids)
@@ -41,6 +42,7 @@ class Obj:
         self.site = None                    # allocation site (checkers)
         self.deref_of = None                # the pointer object whose DefVal made this one
         self.container_of = None            # (inner, member names): NOTE [container-of]
+        self.derived_from = None            # the base of unmodelled pointer arithmetic
         if ctype is not None:
             self.addr.views.setdefault(ctype.key(), self)
 

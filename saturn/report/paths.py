@@ -21,4 +21,6 @@ def render_steps(steps) -> str:
             text = f"container_of({text}, {step[1]}, {step[2]})"
         elif kind == "index":
             text = f"{text}[{step[1]}]"
+        elif kind == "derived":
+            text = f"*({text[1:]}+?)" if text.startswith("*") else f"({text}+?)"
     return text

@@ -4,6 +4,8 @@ object model for SARIF on PyPI (sarif-om) has been unmaintained since 2019."""
 from __future__ import annotations
 
 import json
+import os
+import pathlib
 
 from .. import __version__
 
@@ -43,6 +45,22 @@ def _result(r, rule_index: dict) -> dict:
     return res
 
 
+def _invocation(stats) -> dict:
+    """The run itself: each file skipped (not found, not preprocessed or not parsed) is an
+    error notification, so a viewer shows what was not checked."""
+    notes = []
+    for skip in stats.get("skipped", ()):
+        where = {"uri": pathlib.Path(skip["file"]).as_uri()} if os.path.isabs(skip["file"]) \
+            else {"uri": skip["file"], "uriBaseId": "%SRCROOT%"}
+        loc = {"physicalLocation": {"artifactLocation": where}}
+        if skip["line"] > 0:
+            loc["physicalLocation"]["region"] = {"startLine": skip["line"],
+                                                 "startColumn": max(1, skip["column"])}
+        notes.append({"level": "error", "message": {"text": f"skipped: {skip['message']}"},
+                      "locations": [loc]})
+    return {"executionSuccessful": True, "toolExecutionNotifications": notes}
+
+
 def format_all(reports, stats, show_known: bool = True) -> str:
     kinds = sorted({r.kind for r in reports} | set(HELP))
     rule_index = {k: i for i, k in enumerate(kinds)}
@@ -56,6 +74,7 @@ def format_all(reports, stats, show_known: bool = True) -> str:
         "runs": [{
             "tool": {"driver": {"name": "Saturn", "version": __version__, "rules": rules}},
             "results": [_result(r, rule_index) for r in reports],
+            "invocations": [_invocation(stats)],
             "columnKind": "unicodeCodePoints",
         }],
     }

@@ -22,7 +22,7 @@ def summary_line(stats, n_reports: int) -> str:
         head += f" ({stats['new']} new, {n_reports - stats['new']} in the baseline)"
     parts = [head,
              f"{stats['files']} file{'s' if stats['files'] != 1 else ''}",
-             f"{stats['skipped_files']} skipped",
+             f"{stats['skipped_files']} skipped" + _not_found(stats),
              f"{stats['functions']} functions",
              f"{stats['incomplete']} incomplete"]
     if stats.get("reused"):
@@ -32,3 +32,13 @@ def summary_line(stats, n_reports: int) -> str:
     if stats.get("suppressed"):
         parts.append(f"{stats['suppressed']} hidden by saturn-ignore")
     return "saturn: " + ", ".join(parts) + f" in {stats['seconds']:.1f}s"
+
+
+def _not_found(stats) -> str:
+    """Paths given that do not exist, named: a typo must not pass for a clean run."""
+    gone = [s["file"] for s in stats.get("skipped", ()) if s["line"] == 0 and
+            s["message"] == "no such file or directory"]
+    if not gone:
+        return ""
+    shown = ", ".join(gone[:3]) + (f" and {len(gone) - 3} more" if len(gone) > 3 else "")
+    return f" (not found: {shown})"

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..ir import nodes as N
+from ..ir import types as T
 from ..logic.circuit import FALSE, TRUE
 from ..memory.gls import GLS, make as make_gls
 from ..report.diagnostic import Report, TraceNote
@@ -130,6 +131,17 @@ class FunctionContext:
     def end_path(self, state) -> None:
         state.guard = self.guards.false
 
+    def forget_shared(self, state, lit: int) -> None:
+        """Where `lit` holds, other threads may have changed the globals this function has met
+        (a lock taken again after this function released it: NOTE [reacquire])."""
+        if lit == FALSE:
+            return
+        objs = {o for o in (*state.store, *self.env.initial_values) if _shared(self, o)}
+        for obj in sorted(objs, key=lambda o: o.uid):
+            if isinstance(obj.type, (T.IntT, T.PtrT)):
+                old = self.ev.read_obj(obj, state)
+                state.store[obj] = self.ev.ite(lit, self.ev.fresh_value(obj.type, obj.display), old)
+
     # -- reports --------------------------------------------------------------------------------
     def report(self, checker: str, kind: str, coord: N.Coord, message: str, notes=(),
                statement: str = "") -> Report:
@@ -174,3 +186,12 @@ class FunctionContext:
             if model.value(self.lit(guard)):
                 return coord
         return N.Coord(self.fn.file, self.fn.end_line, 1)
+
+
+def _shared(ctx, obj) -> bool:
+    """Part of a global another thread may write (not one that keeps its initializer)."""
+    sym = obj.root.sym
+    if sym is None or sym.kind != "global":
+        return False
+    g = ctx.program.globals.get(sym.key)
+    return g is not None and not g.keeps_initializer

@@ -5,12 +5,13 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass, field
 
+from ..ir import indirect
 from ..ir import nodes as N
 from ..ir.loops import HAVOC, Unroller, havoc_header
 from ..logic.bdd import Guards
 from ..logic.circuit import Circuit
 from ..logic.solver import Session
-from . import interface
+from . import interface, results
 from .context import FunctionContext
 from .environment import Environment
 from .evaluator import Evaluator
@@ -32,10 +33,12 @@ class Options:
     conflict_budget: int | None = 200_000
     var_budget: int | None = 3_000_000
     timeout: float | None = None      # wall-clock seconds per function (a safety net)
+    whole_program: bool = False       # NOTE [whole-program] in ir/program.py
 
     def key(self) -> str:
         """What changes results (for cache keys); the timeout only decides incompleteness."""
-        return f"unroll={self.unroll};conflicts={self.conflict_budget};vars={self.var_budget}"
+        return f"unroll={self.unroll};conflicts={self.conflict_budget};vars={self.var_budget}" + \
+            (";whole" if self.whole_program else "")
 
 
 @dataclass
@@ -51,16 +54,24 @@ class FunctionResult:
     timed_out: bool = False
 
 
+# NOTE [havoc-passes]: a loop whose exit k iterations cannot reach (`for (i = 0; i < 8; i++)`)
+# would hide the code after it. When the walk reaches the loop's havoc iteration (§2.6.6), every
+# state leaving the loop from iterations 0..k is known (they come first in the walk's order), so
+# it decides there, in the same pass: if no path left for code that can return (`_can_leave`
+# asks the solver; leaving through `panic()` does not count), the loop's changes become unknown
+# and one more iteration runs; otherwise that iteration is not walked. The loops of an init
+# function, one after the other, are each havocked as the walk meets them.
+
+
 def analyze_function(program, fn: N.Function, checkers, options: Options, summaries=None):
-    """Analyse `fn`; a second pass havocs loops whose exit k iterations could not reach."""
+    """Analyse `fn`, havocking the loops whose exit k iterations could not reach (NOTE
+    [havoc-passes])."""
+    table = program.dispatch.get(fn.key)
+    if table:   # NOTE [indirect-calls] in ir/indirect.py
+        fn = indirect.dispatch(fn, table)
     unroller = Unroller(fn, options.unroll)
     havoc: set[int] = set()
-    for _ in range(2):
-        ctx, stuck = _run(program, fn, unroller, checkers, options, summaries or {}, havoc)
-        if not stuck or stuck <= havoc:
-            break
-        ctx.dispose()
-        havoc = stuck
+    ctx = _run(program, fn, unroller, checkers, options, summaries or {}, havoc)
     result = FunctionResult(fn.key, ctx.reports, dict(ctx.data.get("<summaries>", {})),
                             sorted(set(fn.notes) | ctx.ev.notes), "ok", len(havoc))
     ctx.dispose()
@@ -84,6 +95,8 @@ def _new_context(program, fn, checkers, options, summaries):
                   if s.get("<engine>", {}).get("returns")}
     ev.signs = {k: s["<engine>"]["sign"] for k, s in summaries.items()
                 if s.get("<engine>", {}).get("sign")}
+    ev.results = {k: s["<engine>"]["result"] for k, s in summaries.items()
+                  if s.get("<engine>", {}).get("result")}   # NOTE [result-summaries]
     for ch in checkers:
         ev.library_effects.update(ch.shared_effects or ch.library_effects())
     for ch in checkers:
@@ -101,14 +114,15 @@ def _run_initializer(ev, g, obj) -> None:
 
 def _run(program, fn, unroller, checkers, options, summaries, havoc):
     """One pass over the instances live states reach, in `sort_key` order (NOTE
-    [lazy-unrolling]); returns the context and the loops whose exit k iterations missed."""
+    [lazy-unrolling]); the loops it havocs go into `havoc`."""
     ctx = _new_context(program, fn, checkers, options, summaries)
     ev, guards = ctx.ev, ctx.guards
     start = unroller.start
     pending: dict[tuple, list[State]] = {start: [State(guards.true)]}
     heap = [(unroller.sort_key(start), start)]
     entries: dict[tuple, State] = {}
-    exited, entered = set(), set()
+    exits = {}   # (loop header, context around the loop) -> guards of the states leaving it
+    returning = _returning(fn)
     exit_states = []
     while heap:
         _, key = heapq.heappop(heap)
@@ -118,10 +132,11 @@ def _run(program, fn, unroller, checkers, options, summaries, havoc):
         bid, ictx = key
         if ictx and ictx[-1] == (bid, 0):
             entries[(bid, ictx[:-1])] = st.copy()
-            entered.add(bid)
-        if havoc_header(key) >= 0:
-            if bid not in havoc:
+        if havoc_header(key) >= 0:   # NOTE [havoc-passes]
+            if bid not in havoc and (not _has_exit(fn, unroller.loops[bid]) or
+                                     _can_leave(ctx, exits.get((bid, ictx[:-1]), ()))):
                 continue
+            havoc.add(bid)
             _havoc(ev, st, entries.get((bid, ictx[:-1])))
         outs = _execute_block(ctx, fn.blocks[bid], st)
         if bid == fn.exit:
@@ -130,7 +145,10 @@ def _run(program, fn, unroller, checkers, options, summaries, havoc):
             out = outs.get(label)
             if out is None or out.guard == guards.false:
                 continue
-            exited.update(h for h, i in ictx if i != HAVOC and all(h2 != h for h2, _ in succ[1]))
+            if succ[0] in returning:   # leaving through `panic()` does not count
+                for n, (h, i) in enumerate(ictx):
+                    if i != HAVOC and all(h2 != h for h2, _ in succ[1]):
+                        exits.setdefault((h, ictx[:n]), []).append(out.guard)
             if succ not in pending:
                 pending[succ] = []
                 heapq.heappush(heap, (unroller.sort_key(succ), succ))
@@ -142,9 +160,41 @@ def _run(program, fn, unroller, checkers, options, summaries, havoc):
         "noreturn": final is None,
         "modifies": interface.modified(ev, final) if final is not None else [],
         "returns": interface.returned(ctx, final),
-        "sign": interface.return_sign(ctx, final)}
-    stuck = {h for h in entered if h not in exited and _has_exit(fn, unroller.loops[h])}
-    return ctx, stuck
+        "sign": interface.return_sign(ctx, final),
+        "result": results.result_summary(ctx, final)}
+    return ctx
+
+
+def _can_leave(ctx, guards) -> bool:
+    """Whether a path can leave the loop (NOTE [havoc-passes]): a guard is a BDD over branch
+    literals, so an exit whose condition no model satisfies (`p != q` where only both null
+    would make them equal, and p was dereferenced) still has a guard; the solver says. Over a
+    small budget, or on a formula too big to ask about, it can."""
+    if not guards:
+        return False
+    if ctx.c.nvars > EXIT_QUERY_MAX_VARS:
+        return True
+    lit = ctx.c.OR_all(ctx.lit(g) for g in guards)
+    return ctx.session.can(lit, budget=EXIT_QUERY_BUDGET)
+
+
+EXIT_QUERY_BUDGET = 2_000   # conflicts
+EXIT_QUERY_MAX_VARS = 100_000   # past it the question costs more than the loops it may find
+
+
+def _returning(fn) -> set[int]:
+    """The blocks from which the CFG reaches the function's exit."""
+    preds: dict[int, list[int]] = {}
+    for b in fn.blocks.values():
+        for succ in N.successors(b):
+            preds.setdefault(succ, []).append(b.id)
+    seen, todo = {fn.exit}, [fn.exit]
+    while todo:
+        for p in preds.get(todo.pop(), ()):
+            if p not in seen:
+                seen.add(p)
+                todo.append(p)
+    return seen
 
 
 def _has_exit(fn, body) -> bool:
@@ -166,6 +216,9 @@ def _havoc(ev, st: State, entry: State | None) -> None:
     for obj, value in list(st.store.items()):
         if not same(ev, entry.store.get(obj), value):   # NOTE [lazy-values]
             st.store[obj] = ev.fresh_value(obj.type, obj.display)
+            for loc, _ in getattr(st.store[obj], "entries", ()):
+                if loc is not None:   # NOTE [havoc-pointers] in symex/expr.py
+                    ev.anywhere.add(loc.uid)
     st.attrs = dict(entry.attrs)
 
 

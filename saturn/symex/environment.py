@@ -4,7 +4,7 @@ from __future__ import annotations
 from ..bitvec.vec import BitVec, const, fresh
 from ..ir import nodes as N
 from ..ir import types as T
-from ..logic.circuit import Circuit
+from ..logic.circuit import FALSE, Circuit
 from ..memory import gls
 from ..memory.locations import Obj, child, view
 
@@ -31,6 +31,9 @@ class Environment:
         self.init_runner = None                       # set by the engine: runs initializers
         self.by_bits: dict[tuple, Obj] = {}
         self.by_addr_var: dict[int, Obj] = {}
+        # NOTE [list-back-links]: the nodes reached from an anchor by one link, and literals
+        self.chains: dict[tuple, list] = {}   # (anchor uid, link) -> [anchor, nodes in order]
+        self.closes: dict[tuple, int] = {}    # (anchor uid, node uid, link) -> literal
 
     # -- objects ------------------------------------------------------------------------------
     def var_obj(self, sym: N.Symbol) -> Obj:
@@ -70,6 +73,9 @@ class Environment:
             value = self.overlay.get(obj) or self.zero(obj.type)
         elif (back := back_link(obj)) is not None:
             value = gls.single(back)
+        elif (head := list_anchor(obj)) is not None:
+            value = self.list_link(obj, head)
+            self.inputs.append((obj, value))
         else:
             value = self.default(obj.type, obj)
             if root.origin == "env":
@@ -77,14 +83,39 @@ class Environment:
         self.initial_values[obj] = value
         return value
 
+    def list_link(self, obj: Obj, head: Obj):
+        """A list link's initial value (NOTE [list-back-links]): the walk's anchor `head`, null
+        or a fresh node. `y->next == head` iff `head->prev == y`, one literal for both
+        (`_closes`), so a link of `head` itself may lead to each node already reached from it
+        the other way."""
+        y, step = obj.parent, obj.step
+        if y is head:
+            chain = self.chains.setdefault((head.uid, _BACK[step]), [head])
+            choices = [(z, self._closes(head, z, _BACK[step])) for z in chain]
+        else:
+            choices = [(head, self._closes(head, y, step))]
+        value = self.default(obj.type, obj, choices=choices)
+        new = value.entries[-1][0]   # the fresh node: the next one reached from head this way
+        self.chains.setdefault((head.uid, step), [head]).append(new)
+        return value
+
+    def _closes(self, head: Obj, node: Obj, step: str) -> int:
+        """The literal of `node.step == head` (and of `head.opposite == node`)."""
+        key = (head.uid, node.uid, step if node is not head else "")
+        got = self.closes.get(key)
+        if got is None:
+            got = self.closes[key] = self.c.new_var()
+        return got
+
     def zero(self, t):
         if isinstance(t, T.PtrT):
             return gls.NULL
         w, s = width_of(t)
         return const(0, w, s)
 
-    def default(self, t, obj: Obj | None = None, label: str | None = None):
-        """DefVal: fresh bits for numbers; {(g, null), (¬g, fresh object)} for pointers."""
+    def default(self, t, obj: Obj | None = None, label: str | None = None, choices=()):
+        """DefVal: fresh bits for numbers; {(g, null), (¬g, fresh object)} for pointers, after
+        `choices`, (location, when) pairs taken in order where their `when` holds."""
         if isinstance(t, T.PtrT):
             path = f"*{obj.path}" if obj is not None else (label or "*unknown")
             disp = f"*{obj.display}" if obj is not None else (label or "*unknown")
@@ -93,7 +124,14 @@ class Environment:
             new = self.fresh_object(target, path, disp, origin)
             new.deref_of = obj
             g = self.c.new_var()
-            return gls.GLS(((None, g), (new, -g)))
+            if not choices:
+                return gls.GLS(((None, g), (new, -g)))
+            pairs, taken = [], FALSE
+            for loc, when in choices:
+                pairs.append((loc, self.c.AND(when, -taken)))
+                taken = self.c.OR(taken, when)
+            return gls.make(self.c, pairs + [(None, self.c.AND(-taken, g)),
+                                             (new, self.c.AND(-taken, -g))])
         w, s = width_of(t)
         return fresh(self.c, w, s)
 
@@ -148,7 +186,7 @@ class Environment:
         if got is None:
             got = Obj(ctype if ctype is not None else base.type, None, None, None,
                       f"{base.path}+?", f"{base.display}+?", "derived")
-            got.root = base.root
+            got.root, got.derived_from = base.root, base
             self.derived[k] = got
         return got
 
@@ -164,23 +202,50 @@ class Environment:
 # reached by x.next has x as its prev (and the one reached by x.prev has x as its next). So
 # `x->next->prev` is x, not a fresh object: list_del's `entry->prev->next = ...` on a node
 # reached from x writes x.next, a walk over a list does not grow a new path at every step, and
-# summaries carry no `next->prev->next` chains. Only for structs whose `next` and `prev` fields
-# both point to the struct itself (struct list_head and its kind), only for the function's
-# inputs (not a new block's garbage), only for initial values: what was written stays written.
+# summaries carry no `next->prev->next` chains. And the list is circular: a link followed in
+# one direction from a node may lead back to the node the walk started from (its anchor: the
+# first node of the chain of links that reached it), so `list_empty(h)` (h->next == h) can hold
+# and `list_for_each(p, h)` can end; without it a walk never ended and every function with one
+# "never returned". One literal says both `y->next == h` and `h->prev == y` (so an empty list
+# has h->prev == h too); a node first reached after h->prev was read is not among h->prev's
+# choices. Only for structs whose `next` and `prev` fields both point to the struct itself
+# (struct list_head and its kind; circular only when they are its only fields, as in
+# list_head: a node with a payload may end in null), only for the function's inputs (not a new
+# block's garbage), only for initial values: what was written stays written.
 _BACK = {"prev": "next", "next": "prev"}
+
+
+def _list_link(obj: Obj) -> bool:
+    """obj is the `next` or `prev` field of an input node of a list type."""
+    node = obj.parent
+    if node is None or obj.step not in _BACK or not isinstance(obj.type, T.PtrT):
+        return False
+    key = node.type.key() if node.type is not None else None
+    return key is not None and obj.type.target.key() == key and node.root.origin == "env"
 
 
 def back_link(obj: Obj) -> Obj | None:
     """x when obj is the `prev` field of the node x.next points to (or `next` of *x.prev)."""
+    if not _list_link(obj):
+        return None
+    link = obj.parent.deref_of
+    if link is None or link.step != _BACK[obj.step] or not _list_link(link):
+        return None
+    return link.parent
+
+
+def _pure_link(t) -> bool:
+    """A struct of only the two links (the kernel's list_head): lists of those are circular,
+    while a node with a payload of its own may end in null."""
+    return isinstance(t, T.StructT) and sorted(name for name, _ in t.fields) == ["next", "prev"]
+
+
+def list_anchor(obj: Obj) -> Obj | None:
+    """The node a walk that followed links to obj's node started from (NOTE
+    [list-back-links]), when obj is a list link."""
+    if not _list_link(obj) or not _pure_link(obj.parent.type):
+        return None
     node = obj.parent
-    if node is None or obj.step not in _BACK or not isinstance(obj.type, T.PtrT):
-        return None
-    link = node.deref_of
-    if link is None or link.step != _BACK[obj.step] or link.parent is None:
-        return None
-    x, key = link.parent, node.type.key() if node.type is not None else None
-    if x.type is None or x.type.key() != key or obj.type.target.key() != key:
-        return None
-    if x.root.origin != "env":
-        return None   # a new block's fields are garbage until written, not a list
-    return x
+    while node.deref_of is not None and _list_link(node.deref_of):
+        node = node.deref_of.parent
+    return node

@@ -22,10 +22,13 @@ class Evaluator(ExprEval, LvalueEval):
         self.noreturn: set[str] = set()  # callees whose summary says they never return
         self.returns: dict = {}          # callee → the interface object its result points to
         self.signs: dict = {}            # callee → "nonpositive" / "nonnegative" result
+        self.results: dict = {}          # callee → what its result is (symex/results.py)
         self.library_effects: dict = {}  # bodiless callee → "none" / "args" (Checker API)
         self.store_hooks = []         # callables (stmt, old pointer value, state) before a store
         self.effects: dict = {}       # callee key -> interface paths it may modify (its M)
         self.attr_defaults = {}       # attribute name -> callable(obj_key) giving its entry value
+        self.anywhere: set[int] = set()   # uids of havocked pointers' objects: NOTE [havoc-pointers]
+        self.unknown_equal: dict = {}     # (uid, uid) -> literal: NOTE [havoc-pointers]
 
     def note(self, text: str) -> None:
         where = f"{self.where}: " if self.where is not None else ""

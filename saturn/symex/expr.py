@@ -150,11 +150,40 @@ def _binary(self, e, st):
 
 def _pointer_compare(self, op, a: GLS, b: GLS):
     if op in ("eq", "ne"):
-        same = gls.equal(self.c, a, b)
+        same = self.c.OR(gls.equal(self.c, a, b), _may_meet(self, a, b))
         return ops.bool_vec(same if op == "eq" else -same)
     if op in ops.COMPARE:  # relational comparison of pointers: unknown, but not of null with itself
         return ops.bool_vec(self.c.new_var())
     return self.fresh_value(T.LONG)
+
+
+# NOTE [havoc-pointers]: a pointer the havoc pass (§2.6.6) made unknown points to a fresh
+# object, which no other pointer names; so a loop that walks until it is back at its start
+# (`skb != (struct sk_buff *)&queue`, a list whose nodes are not pure links) could never end,
+# and code after it was dead. Such an object's address may equal any other non-null one's: one
+# free literal per pair, the same each time the pair is compared. So may a function's and that
+# of what an unknown pointer points to (a callback read from a struct may be that function).
+def _may_meet(self, a: GLS, b: GLS) -> int:
+    out = FALSE
+    for la, ga in a.entries:
+        for lb, gb in b.entries:
+            if la is None or lb is None or la.addr is lb.addr or not _unknown_pair(self, la, lb):
+                continue
+            key = (min(la.addr.uid, lb.addr.uid), max(la.addr.uid, lb.addr.uid))
+            lit = self.unknown_equal.get(key)
+            if lit is None:
+                lit = self.unknown_equal[key] = self.c.new_var()
+            out = self.c.OR(out, self.c.AND(self.c.AND(ga, gb), lit))
+    return out
+
+
+def _unknown_pair(self, la, lb) -> bool:
+    """A havocked pointer's object and any other; a function and an object an unknown pointer
+    points to (NOTE [indirect-calls] in ir/indirect.py: `ops->cb == my_cb` may hold)."""
+    if la.root.uid in self.anywhere or lb.root.uid in self.anywhere:
+        return True
+    fa, fb = la.origin == "function", lb.origin == "function"
+    return fa != fb and (lb if fa else la).origin in ("env", "fresh")
 
 
 def _cast(self, e, st):

@@ -36,6 +36,10 @@ def steps_of(obj: Obj, roots: dict | None = None):
             suffix.append(["deref"])
             cur = cur.deref_of
             continue
+        if cur.derived_from is not None:   # `ds + 1`: a driver's private area after its struct
+            suffix.append(["derived", cur.type.key() if cur.type is not None else ""])
+            cur = cur.derived_from
+            continue
         sym = cur.sym
         if sym is None:
             return None
@@ -250,4 +254,8 @@ def _step(ev, obj: Obj, step):
     if step[0] == "index":
         t = obj.type
         return child(obj, step[1], t.elem if isinstance(t, T.ArrT) else t)
+    if step[0] == "derived":
+        t = obj.type if obj.type is not None and obj.type.key() == step[1] else \
+            T.STRUCTS.get(step[1])
+        return ev.env.derived_object(obj, None, t) if t is not None else None
     return None

@@ -6,15 +6,28 @@ from __future__ import annotations
 import sqlite3
 
 from flask import Flask, abort, g, jsonify, render_template, request, url_for
+from werkzeug.exceptions import HTTPException
+from werkzeug.routing import PathConverter
 
 from .. import queries
 from ..render import render
 from ..store import Store, StoreError
 
 
+class FunctionKey(PathConverter):
+    """A function's key: a name, or `file:name` where the file may be an absolute path."""
+    regex = ".+"
+    part_isolating = False   # it spans '/' (werkzeug guesses from the regex otherwise)
+
+
 def create_app(db_path: str) -> Flask:
     app = Flask(__name__)
     app.config["DB_PATH"] = db_path
+    # A static function in a header outside the root has the key `/abs/path/h.h:fn`, so its
+    # URL is /f//abs/path/h.h:fn: merged to one slash, or refused by the path converter
+    # (which takes no leading '/'), it named no function.
+    app.url_map.merge_slashes = False
+    app.url_map.converters["key"] = FunctionKey
 
     def db():
         if "db" not in g:
@@ -31,7 +44,14 @@ def create_app(db_path: str) -> Flask:
             g.store.close()
 
     def search_args():
-        filters = [f for f in queries.FILTERS if request.args.get(f)]
+        """(text, {filter: must hold (1) or must not (0)}, checker); other values are a 400."""
+        filters = {}
+        for f in queries.FILTERS:
+            value = request.args.get(f, "")
+            if value not in ("", "0", "1"):
+                abort(400, f"{f} must be 1 (holds) or 0 (does not hold), not {value!r}")
+            if value:
+                filters[f] = value == "1"
         return request.args.get("q", "").strip(), filters, request.args.get("checker", "")
 
     @app.route("/")
@@ -42,7 +62,7 @@ def create_app(db_path: str) -> Flask:
                                all_filters=queries.FILTERS, results=results,
                                limit=queries.LIMIT)
 
-    @app.route("/f/<path:key>")
+    @app.route("/f/<key:key>")
     def function_page(key):
         info = queries.function(db(), key)
         if info is None:
@@ -68,18 +88,18 @@ def create_app(db_path: str) -> Flask:
         q, filters, checker = search_args()
         return jsonify(queries.search(db(), q, filters, checker))
 
-    @app.route("/api/function/<path:key>")
+    @app.route("/api/function/<key:key>")
     def api_function(key):
         info = queries.function(db(), key)
         if info is None:
-            abort(404)
+            abort(404, f"no function {key!r} in the database")
         return jsonify(info)
 
-    @app.route("/api/source/<path:key>")
+    @app.route("/api/source/<key:key>")
     def api_source(key):
         src = queries.source(db(), key)
         if src is None:
-            abort(404)
+            abort(404, f"no source recorded for {key!r}")
         return jsonify({"file": src[0], "lines": src[1]})
 
     @app.route("/api/reports")
@@ -90,13 +110,26 @@ def create_app(db_path: str) -> Flask:
     def api_overview():
         return jsonify(queries.overview(db()))
 
+    def error(status: int, message: str):
+        """Under /api/ every error is JSON with its status, never an HTML page."""
+        if request.path.startswith("/api/"):
+            return jsonify({"error": message, "status": status}), status
+        return render_template("error.html", message=message), status
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc):
+        return error(exc.code or 500, exc.description or exc.name)
+
     @app.errorhandler(sqlite3.Error)
     def db_error(exc):
-        return render_template("error.html", message=f"database error: {exc}"), 500
+        return error(500, f"database error: {exc}")
 
     app.jinja_env.globals["fn_url"] = lambda key: url_for("function_page", key=key)
     return app
 
 
 def serve(db_path: str, host: str, port: int) -> None:
-    create_app(db_path).run(host=host, port=port, threaded=True, use_reloader=False)
+    """Through waitress, a production WSGI server (Flask's own server is for development
+    only, and says so at every start); raises OSError when it cannot listen."""
+    from waitress import serve as serve_wsgi
+    serve_wsgi(create_app(db_path), host=host, port=port, threads=8)

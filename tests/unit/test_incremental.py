@@ -224,3 +224,12 @@ def test_a_file_younger_than_the_run_is_not_listed(tmp_path):
     front = units.FrontEnd(store, str(tmp_path))
     front.unit(src)
     assert front.known(src) is None and front.manifests.last_unit(src) == front.last_key
+
+
+def test_every_field_of_a_function_is_kept_with_its_entry_or_its_body():
+    """A field added to ir.nodes.Function must be in entries.META or entries._BODY, or a
+    function loaded from the store would have its default."""
+    from dataclasses import fields
+
+    from saturn.incremental import entries
+    assert {f.name for f in fields(N.Function)} == set(entries.META) | set(entries._BODY)

@@ -1,11 +1,22 @@
 """The local pool's hard deadline (NOTE [hard-deadline]): a unit stuck where SIGALRM cannot
-reach is stopped, the units in flight with it run again and give their own results."""
+reach is stopped alone, the units in flight with it give their own results; a worker that dies
+loses only its own unit (NOTE [lost-units])."""
+import faulthandler
+import os
+import signal
 import time
 
 from saturn.interproc import pools
 
 
 def runner(keys, summaries):
+    if keys == ("killed",):
+        os.kill(os.getpid(), signal.SIGKILL)   # kill -9, or the OOM killer
+    if keys == ("aborts",):
+        faulthandler.disable()                 # (pytest's: its dump is not the point here)
+        os.abort()                             # what an uncaught std::bad_alloc ends in
+    if keys == ("raises",):
+        raise ValueError("boom")
     if keys == ("stuck",):
         time.sleep(3600)           # stands for a SAT call that never returns
     if "slow" in keys:
@@ -13,21 +24,48 @@ def runner(keys, summaries):
     return [f"{k}:{summaries}" for k in keys]
 
 
-def test_stuck_unit_is_stopped_and_others_rerun(monkeypatch):
+def _all(pool, futures):
+    results = {}
+    while len(results) < len(futures):
+        for fut in pool.wait_any([f for f in futures if futures[f] not in results]):
+            results[futures[fut]] = fut.result()
+    return results
+
+
+def lost(keys, why):
+    return [f"{k}:lost:{why}" for k in keys]
+
+
+def test_stuck_unit_is_stopped_and_others_go_on(monkeypatch):
     monkeypatch.setattr(pools, "HARD_MARGIN", 0.5)   # limit: 2 * 0.5 s per function + 0.5 s
     pool = pools.LocalPool(2, runner, timeout=0.5,
-                           on_stuck=lambda keys: [f"{k}:stuck" for k in keys])
+                           on_lost=lambda keys, why: [f"{k}:{why[:9]}" for k in keys])
     try:
         t0 = time.monotonic()
         futures = {pool.submit(("stuck",), 1): "stuck", pool.submit(("slow", "x", "y"), 2): "slow",
                    pool.submit(("a", "b"), 3): "ab"}
-        results = {}
-        while len(results) < len(futures):
-            for fut in pool.wait_any([f for f in futures if futures[f] not in results]):
-                results[futures[fut]] = fut.result()
-        assert results == {"stuck": ["stuck:stuck"], "slow": ["slow:2", "x:2", "y:2"], "ab": ["a:3", "b:3"]}
+        results = _all(pool, futures)
+        assert results == {"stuck": ["stuck:timed out"], "slow": ["slow:2", "x:2", "y:2"],
+                           "ab": ["a:3", "b:3"]}
         assert pool.killed == 1
         assert time.monotonic() - t0 < 30
+    finally:
+        pool.close()
+
+
+def test_a_dead_worker_loses_only_its_unit_and_is_replaced():
+    pool = pools.LocalPool(2, runner, on_lost=lost)
+    try:
+        futures = {pool.submit(("killed",), 0): "killed", pool.submit(("slow",), 1): "slow",
+                   pool.submit(("aborts",), 2): "aborts", pool.submit(("raises",), 3): "raises",
+                   pool.submit(("a", "b"), 4): "ab"}
+        results = _all(pool, futures)
+        assert results["slow"] == ["slow:1"] and results["ab"] == ["a:4", "b:4"]
+        assert results["killed"] == ["killed:lost:the worker process killed by SIGKILL, e.g. "
+                                     "by the OOM killer"]
+        assert results["aborts"] == ["aborts:lost:the worker process killed by SIGABRT, e.g. "
+                                     "out of memory"]
+        assert results["raises"] == ["raises:lost:internal error: ValueError: boom"]
     finally:
         pool.close()
 

@@ -70,12 +70,29 @@ void bad_loop(struct mutex *m, int n) {
     }
 }
 
+/* Two locks of one class (NOTE [lock-classes]): a and b may be one object, and lockdep calls
+   it recursive locking unless the second is annotated as nested; pthread mutexes have no
+   classes. */
 struct obj { struct mutex lock; int v; };
-void ok_two_objects(struct obj *a, struct obj *b) {
+void mutex_lock_nested(struct mutex *m, unsigned int subclass);
+void bad_two_objects(struct obj *a, struct obj *b) {
     mutex_lock(&a->lock);
-    mutex_lock(&b->lock);
+    mutex_lock(&b->lock);                     // expect: lock.double-lock
     mutex_unlock(&b->lock);
     mutex_unlock(&a->lock);
+}
+void ok_two_objects_nested(struct obj *a, struct obj *b) {
+    mutex_lock(&a->lock);
+    mutex_lock_nested(&b->lock, 1);
+    mutex_unlock(&b->lock);
+    mutex_unlock(&a->lock);
+}
+struct pobj { pthread_mutex_t lock; int v; };
+void ok_two_pthread_objects(struct pobj *a, struct pobj *b) {
+    pthread_mutex_lock(&a->lock);
+    pthread_mutex_lock(&b->lock);
+    pthread_mutex_unlock(&b->lock);
+    pthread_mutex_unlock(&a->lock);
 }
 
 void ok_pthread_trylock(void) {

@@ -1,0 +1,153 @@
+"""Calls through function pointers, resolved to the functions the program stores there.
+
+NOTE [indirect-calls]: a call through a pointer was an unknown call: it kept everything and
+took no lock, so a lock wrapper behind an operations table or a callback stored in a struct
+(`wm8994->mic_id_cb = wm8958_mic_id`) was invisible to its callers. The lowering records, for
+each function, the slot each of its indirect calls reads the pointer from (a struct field by
+the struct's type, a global, or a local of that function) and the functions it stores in such
+slots; a global's initialiser (a static table of operations) stores too. `link` gathers the
+stores of the whole program, gives each indirect call the functions with a body stored in its
+slot (at most MAX_TARGETS) as callees, so they are analysed first, and `dispatch` turns such a
+call, for the analysis, into a chain of branches: `p == &f1` calls f1, `p == &f2` calls f2, ...,
+and otherwise the unknown call as before. Whether an unknown pointer equals a function is an
+unknown of its own (symex: NOTE [havoc-pointers]), so each target is one alternative.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from . import nodes as N
+from . import types as T
+
+MAX_TARGETS = 8
+
+
+def slot_of(e) -> tuple | None:
+    """Where a function pointer expression reads its value from, or None."""
+    while isinstance(e, N.Cast):
+        e = e.a
+    if not isinstance(e, N.Read):
+        return None
+    lv = e.lv
+    if isinstance(lv, N.FieldLv) and isinstance(lv.base.type, T.StructT):
+        return ("field", lv.base.type.key(), lv.name)
+    if isinstance(lv, N.VarLv):
+        sym = lv.sym
+        if sym.kind == "global":
+            return ("var", sym.key)
+        if sym.kind in ("local", "temp"):
+            return ("local", sym.uid)
+    return None
+
+
+def stored_function(lv, value) -> tuple | None:
+    """(slot, function key) when `lv = value` stores a function's address in a slot."""
+    while isinstance(value, N.Cast):
+        value = value.a
+    if not isinstance(value, N.FuncAddr):
+        return None
+    slot = slot_of(N.Read(lv.type, lv))
+    return (slot, value.name) if slot is not None else None
+
+
+# The functions that start a thread, and which argument is its start routine.
+THREAD_STARTERS = {"pthread_create": 2, "thrd_create": 1, "kthread_create_on_node": 0,
+                   "kthread_create": 0, "kthread_run": 0, "kthread_create_on_cpu": 0}
+
+
+def spawned(callee: str, args) -> str | None:
+    """The function a call starts a thread with, if it is one."""
+    at = THREAD_STARTERS.get(callee.rsplit(":", 1)[-1])
+    if at is None or at >= len(args):
+        return None
+    arg = args[at]
+    while isinstance(arg, N.Cast):
+        arg = arg.a
+    return arg.name if isinstance(arg, N.FuncAddr) else None
+
+
+def link(program) -> None:
+    """Give each function's indirect calls their targets as callees (`program.dispatch`)."""
+    stores: dict[tuple, set] = {}
+    for fn in program.functions.values():
+        for slot, key in getattr(fn, "fn_stores", ()):
+            if slot[0] != "local":
+                stores.setdefault(slot, set()).add(key)
+    for g in program.globals.values():
+        for stmt in g.inits:
+            got = stored_function(stmt.lv, stmt.value) if isinstance(stmt, N.Assign) else None
+            if got is not None:
+                stores.setdefault(got[0], set()).add(got[1])
+    for key in sorted(program.functions):
+        fn = program.functions[key]
+        slots = getattr(fn, "indirect", ())
+        if not slots:
+            continue
+        local = {}
+        for slot, target in getattr(fn, "fn_stores", ()):
+            if slot[0] == "local":
+                local.setdefault(slot, set()).add(target)
+        table = {}
+        for slot in slots:
+            found = local.get(slot) if slot[0] == "local" else stores.get(slot)
+            targets = [k for k in sorted(found or ()) if k in program.functions and
+                       not _reaches(program, k, key)]
+            if targets and len(targets) <= MAX_TARGETS:
+                table[slot] = targets
+        if table:
+            program.dispatch[key] = table
+            fn.callees = set(fn.callees) | {k for ts in table.values() for k in ts}
+
+
+def _reaches(program, start: str, goal: str) -> bool:
+    """Whether `start` calls `goal`, directly or not: a target that would call back into its
+    caller is left out. A call through a table that reaches itself is another instance's (a
+    line discipline writing to the tty below it), and a cycle would cost the callers there
+    their callees' summaries."""
+    seen, todo = {start}, [start]
+    while todo:
+        fn = program.functions.get(todo.pop())
+        for c in (fn.callees if fn is not None else ()):
+            if c == goal:
+                return True
+            if c not in seen:
+                seen.add(c)
+                todo.append(c)
+    return False
+
+
+def dispatch(fn: N.Function, table: dict) -> N.Function:
+    """A copy of `fn` whose indirect calls with targets branch to direct calls of them."""
+    blocks = dict(fn.blocks)
+    next_id = max(blocks) + 1
+    for bid in sorted(fn.blocks):
+        if bid == fn.exit:
+            continue
+        block = blocks[bid]
+        while True:
+            at = next((i for i, s in enumerate(block.stmts) if isinstance(s, N.Call) and
+                       s.callee is None and table.get(slot_of(s.func))), None)
+            if at is None:
+                break
+            call = block.stmts[at]
+            rest = N.Block(next_id, block.stmts[at + 1:], block.term)
+            blocks[rest.id] = rest
+            next_id += 1
+            head = N.Block(block.id, block.stmts[:at])
+            blocks[head.id] = head
+            cur = head
+            for target in table[slot_of(call.func)]:
+                direct = N.Block(next_id, [dataclasses.replace(
+                    call, func=N.FuncAddr(call.func.type, target), callee=target)],
+                    N.Goto(rest.id))
+                other = N.Block(next_id + 1)
+                next_id += 2
+                cur.term = N.Branch(N.Binary(T.INT, "eq", call.func,
+                                             N.FuncAddr(call.func.type, target)),
+                                    direct.id, other.id, call.coord, f"{call.text} calls {target}")
+                blocks[direct.id], blocks[other.id] = direct, other
+                cur = other
+            cur.stmts, cur.term = [call], N.Goto(rest.id)
+            block = rest
+    fields = {f.name: getattr(fn, f.name) for f in dataclasses.fields(N.Function)}
+    return N.Function(**dict(fields, blocks=blocks, digest=""))
