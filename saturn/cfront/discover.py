@@ -4,7 +4,6 @@ from __future__ import annotations
 import fnmatch
 import json
 import os
-import re
 import shlex
 from dataclasses import dataclass, field
 
@@ -117,7 +116,7 @@ def from_compile_commands(db_path: str, extra: tuple[str, ...], excludes: list[s
         if path in seen or _excluded(path, excludes):
             continue
         seen.add(path)
-        args = entry.get("arguments") or split_command(entry.get("command", ""))
+        args = entry.get("arguments") or shlex.split(entry.get("command", ""))
         flags = tuple(_absolute_includes(_pp_flags(args[1:]), directory)) + extra
         found.files.append(source(path, flags, directory))
     found.files.sort(key=lambda f: f.path)
@@ -139,14 +138,7 @@ def _absolute_includes(flags: tuple[str, ...], directory: str):
 def relative_to(root: str):
     """Paths as reports show them: relative to --root when inside it, else absolute."""
     root = os.path.abspath(root)
-    seen: dict[str, str] = {}   # asked once per statement: 1.5 s of lowering SQLite otherwise
-
-    def rel(path: str) -> str:
-        got = seen.get(path)
-        if got is None:
-            got = seen[path] = _relative(path, root)
-        return got
-    return rel
+    return lambda path: _relative(path, root)
 
 
 def _relative(path: str, root: str) -> str:
@@ -154,40 +146,3 @@ def _relative(path: str, root: str) -> str:
         return path
     full = os.path.abspath(path)
     return os.path.relpath(full, root) if full.startswith(root + os.sep) else full
-
-
-# A shell word as shlex.split (POSIX mode) reads it: unquoted text, a backslash and the
-# character it escapes, '...', or "..." (where a backslash escapes only `"` and itself).
-_WORD = re.compile(r"""(?:[^ \t\r\n\\'"]+|\\.|'[^']*'|"(?:[^"\\]|\\.)*")+""", re.S)
-_PIECE = re.compile(r"""[^\\'"]+|\\(.)|'([^']*)'|"((?:[^"\\]|\\.)*)["]""", re.S)
-_QUOTED_ESCAPE = re.compile(r'\\(["\\])')
-
-
-def split_command(command: str) -> list[str]:
-    """shlex.split(command), ~20x faster: a kernel file's compile command is ~100 words,
-    and shlex reads them a character at a time in Python (fs/ext2's 13: 25 ms of each
-    re-check). What the expression does not read whole (an unclosed quote) goes to shlex,
-    which raises as it always did."""
-    words, pos = [], 0
-    for m in _WORD.finditer(command):
-        if command[pos:m.start()].strip(" \t\r\n"):
-            return shlex.split(command)
-        words.append(_unquoted(m[0]))
-        pos = m.end()
-    return shlex.split(command) if command[pos:].strip(" \t\r\n") else words
-
-
-def _unquoted(word: str) -> str:
-    if not any(c in word for c in "\\'\""):
-        return word
-    out = []
-    for m in _PIECE.finditer(word):
-        if m[1] is not None:
-            out.append(m[1])
-        elif m[2] is not None:
-            out.append(m[2])
-        elif m[3] is not None:
-            out.append(_QUOTED_ESCAPE.sub(r"\1", m[3]))
-        else:
-            out.append(m[0])
-    return "".join(out)

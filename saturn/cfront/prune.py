@@ -1,8 +1,8 @@
 """Choosing the header declarations a file needs, before parsing.
 
 NOTE [lazy-headers]: a kernel file's preprocessed text is tens of thousands of lines, nearly
-all of it header declarations the file never uses (prototypes, structs, enums, static
-inlines), so only what the file needs is parsed. A token scan (no parse) splits the text into top-level
+all of it header declarations the file never uses (prototypes, structs, enums, static inlines),
+so only what the file needs is parsed. A token scan (no parse) splits the text into top-level
 declarations, guesses the names each declares (declarator names, struct/union/enum tags,
 enumerators; a guess may name too much, never too little while the typedefs are known) and
 collects every identifier each mentions. The file's own declarations (NOTE [own-files] in

@@ -14,13 +14,14 @@ elsewhere than at its own place is analysed again (results.py). The function cac
 exact text, unless its line literals move with it (NOTE [line-literals]).
 
 NOTE [line-literals]: a function below an added line that passes `__LINE__` (an `assert`,
-SQLite's SQLITE_CORRUPT_BKPT) changes its text, though its IR only moves. Its text is also keyed with its *line literals* (decimal numbers equal to
-the line they stand on, outside string and character literals) written `__LINE__`
-(`line_literals`), and kept under that key when its IR moves with its lines exactly: each
-literal became constants of the IR (the lowering marks them: ir/lower.py's Lowered), no such
-number is written in the text otherwise, the digest's line values are those, and only call and
-branch texts write them (entries.py `moving_part`). Those constants and texts are then kept
-relative to the function's first line. Otherwise it is kept under its exact text.
+SQLite's SQLITE_CORRUPT_BKPT) changes its text, though its IR only moves. Its text is also
+keyed with its *line literals* (decimal numbers equal to the line they stand on, outside string
+and character literals) written `__LINE__` (`line_literals`), and kept under that key when its
+IR moves with its lines exactly: each literal became constants of the IR (the lowering marks
+them: ir/lower.py's Lowered), no such number is written in the text otherwise, the digest's
+line values are those, and only call and branch texts write them (entries.py `moving_part`).
+Those constants and texts are then kept relative to the function's first line. Otherwise it is
+kept under its exact text.
 """
 from __future__ import annotations
 

@@ -32,7 +32,8 @@ class Builder:
         self.spawns: set = set()      # start routines handed to threads: NOTE [entry-points]
         self.temps = 0
         self.locals: list[N.Symbol] = []
-        self.line_literals: dict[int, int] = {}   # id(Const) -> id(its AST node): NOTE [line-literals]
+        # id(Const) -> id(its AST node), of the numbers equal to their line: NOTE [line-literals]
+        self.line_literals: dict[int, int] = {}
 
     def new_block(self) -> N.Block:
         b = N.Block(next(self._ids))

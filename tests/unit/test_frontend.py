@@ -124,30 +124,6 @@ def test_discovery_sorted_excluded(tmp_path):
     assert [os.path.basename(f.path) for f in found.files] == ["a.c", "b.c"]
 
 
-def test_a_command_splits_as_shlex_splits_it():
-    """discover.split_command is shlex.split (POSIX), faster: the same words, or the same
-    error, on random commands made of quotes, escapes and blanks, and on a kernel-style one."""
-    import random
-    import shlex
-    from saturn.cfront.discover import split_command
-
-    def outcome(split, s):
-        try:
-            return split(s)
-        except ValueError as exc:
-            return ("error", str(exc))
-    pieces = ["a", "-DX", " ", "\t", "\n", "\r", "'q r'", '"d \\" e"', '"\\\\"', '"\\x"',
-              "\\ ", "\\'", '\\"', "''", '""', "'", '"', "\\", "é", "\x0b", "#c", "\\\n"]
-    rnd = random.Random(7)
-    for _ in range(20000):
-        s = "".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 8)))
-        assert outcome(split_command, s) == outcome(shlex.split, s), repr(s)
-    kernel = ("gcc -Wp,-MMD,fs/ext2/.acl.o.d -nostdinc -I./include -include ./include/linux/"
-              "compiler-version.h -D__KERNEL__ -DKBUILD_MODNAME='\"ext2\"' -c -o acl.o acl.c")
-    assert split_command(kernel) == shlex.split(kernel)
-    assert "-DKBUILD_MODNAME=\"ext2\"" in split_command(kernel)
-
-
 def test_compile_commands(tmp_path):
     (tmp_path / "inc").mkdir()
     (tmp_path / "inc" / "h.h").write_text("#define VALUE 3\n")

@@ -8,15 +8,20 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 # For each package: the packages it must not import.
 FORBIDDEN = {
     "saturn/logic": ["saturn.bitvec", "saturn.memory", "saturn.symex", "saturn.ir", "checkers",
-                     "summaries"],
-    "saturn/bitvec": ["saturn.memory", "saturn.symex", "saturn.ir", "checkers", "summaries"],
-    "saturn/memory": ["saturn.symex", "checkers", "summaries"],
+                     "summaries", "saturn.incremental", "saturn.cfront"],
+    "saturn/bitvec": ["saturn.memory", "saturn.symex", "saturn.ir", "checkers", "summaries",
+                      "saturn.incremental", "saturn.cfront"],
+    "saturn/memory": ["saturn.symex", "checkers", "summaries", "saturn.incremental",
+                      "saturn.cfront"],
     "saturn/ir": ["saturn.logic", "saturn.bitvec", "saturn.memory", "saturn.symex", "checkers",
                   "saturn.cfront", "saturn.incremental", "summaries"],
     "saturn/cfront": ["saturn.ir", "saturn.incremental", "saturn.logic", "saturn.bitvec",
                       "saturn.memory", "saturn.symex", "saturn.interproc", "checkers",
                       "summaries"],
-    "summaries": ["saturn.symex"],
+    "saturn/symex": ["saturn.incremental", "saturn.cfront", "checkers", "summaries"],
+    "saturn/interproc": ["saturn.incremental", "saturn.cfront", "saturn.symex", "checkers",
+                         "summaries"],
+    "summaries": ["saturn.symex", "saturn.incremental", "saturn.cfront", "saturn.ir"],
 }
 CHECKER_ALLOWED = ("saturn.checker", "saturn.ir", "saturn.report")
 
