@@ -101,7 +101,7 @@ def run_one(name: str, checkers: str, jobs: str = "1", peers_on: bool = True) ->
             "edit_stats": reused, "edited": getattr(edited, "label", ""), "stats": doc["stats"],
             "peers": peer, "saturn_reports": saturn_reports, "reports": len(doc["reports"]),
             "errors": errors[:10], "kinds": kinds, "locks": lock_counts(db),
-            "leaks": leak_counts(db)}
+            "leaks": leak_counts(db), "results": result_counts(db)}
 
 
 def edit_one_function(db: str, files: list[str]):
@@ -153,6 +153,18 @@ def leak_counts(db: str) -> dict:
         counts["allocators"] += bool(s.get("allocator"))
         counts["escapees"] += bool(s.get("escapees"))
         counts["out_alloc"] += bool(s.get("out_alloc"))
+    return counts
+
+
+def result_counts(db: str) -> dict:
+    """Functions whose result callers know something of (NOTE [result-summaries])."""
+    counts = {"exact": 0, "known_bits": 0, "nonnull": 0, "sign": 0}
+    for s in _summaries(db, "<engine>"):
+        res = s.get("result") or {}
+        counts["exact"] += "formula" in res
+        counts["known_bits"] += "known" in res
+        counts["nonnull"] += bool(res.get("nonnull"))
+        counts["sign"] += bool(s.get("sign"))
     return counts
 
 
@@ -225,6 +237,10 @@ def print_result(r: dict, jobs: int) -> None:
     print(f"    leak summaries: {lk['summaries']} functions, {lk['allocators']} allocators, "
           f"{lk['escapees']} with escapees, {lk['out_alloc']} handing memory out through a "
           f"parameter")
+    rc = r["results"]
+    print(f"    result summaries: {rc['exact']} exact (computed from the parameters alone), "
+          f"{rc['known_bits']} with known bits, {rc['nonnull']} never null, {rc['sign']} with "
+          f"a known sign")
     for tool, (secs, found) in sorted(r["peers"].items()):
         print(f"    {tool}: {secs:.1f}s (Saturn/{tool} time ratio {r['wall'] / secs:.2f}), "
               f"{len(found)} lock/leak reports")

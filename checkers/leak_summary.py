@@ -100,7 +100,7 @@ def _out_allocs(ctx, data, rules, g, exit_state) -> list:
 
 
 # What the return value says about new memory handed out through a parameter.
-WHEN = ("ret>=0", "ret==0", "ret!=0")
+WHEN = ("ret==0", "ret>=0", "ret!=0")   # the strongest first
 
 
 def _when(ctx, g, valid, exit_state) -> str:

@@ -11,7 +11,7 @@ from saturn.checker import (FALSE, TRUE, CallHook, Checker, FiniteState, callee_
                             equals_const, set_summary)
 
 from . import lock_apply, lock_class, lock_reports, lock_summary
-from .lock_specs import NONZERO, SPECS
+from .lock_specs import NONZERO, SEMAPHORE_OPS, SPECS
 from .lock_summary import LockError
 
 U, L, R, E = 0, 1, 2, 3                     # unlocked, locked (exclusive), read-held, error
@@ -131,6 +131,9 @@ class LockChecker(Checker):
             ctx.restrict(st, ctx.c.OR_all(g for _, g in locks))
         path = ctx.lit(st.guard)
         for obj, g in locks:
+            if call.callee and call.callee.rsplit(":", 1)[-1] in SEMAPHORE_OPS and \
+                    lock_class.counting(ctx.program, obj):
+                continue   # a counting semaphore is no lock (NOTE [init-sites])
             data.locks.setdefault(obj.addr.uid, obj)
             if op == "init":
                 ctx.ev.set_attr(st, obj, "#lock", fs.const(U), g)

@@ -11,8 +11,8 @@ the kernel's own locks (`tracked`), taking a lock while this function holds anot
 class, from its own acquire on that path, is a double lock. A class is the lock's place below
 the object its path starts from: that object's type and the steps down to the lock
 ("struct io_context" . lock); both objects must be ones whose identity the function does not
-know (inputs, or what an unknown function returned), never the same object, a global, a local
-or new memory. Trylocks cannot deadlock and are left out; so are read locks, which nest.
+know, reached from its inputs (two blocks that calls returned are two blocks), never the same
+object, a global, a local or new memory. Trylocks cannot deadlock and are left out; so are read locks, which nest.
 """
 from __future__ import annotations
 
@@ -37,27 +37,80 @@ def nested(name: str, args, ctx) -> bool:
     return k != 0
 
 
-def class_of(obj):
-    """(type of the object the path starts from, steps down to the lock), or None when the
-    lock's identity is known to the function (a global, a local, new memory)."""
+LOCK_INITS = ("__raw_spin_lock_init", "__spin_lock_init", "spin_lock_init", "raw_spin_lock_init",
+              "__mutex_init", "mutex_init", "__init_rwsem", "init_rwsem", "__rwlock_init",
+              "rwlock_init")
+
+
+LOCK_TYPES = ("spinlock", "mutex", "rwlock", "semaphore", "rw_semaphore", "lockdep_map")
+
+
+def _lock_type(key: str) -> bool:
+    """A lock's own type, or an anonymous member of one (spinlock_t's union)."""
+    return any(word in key for word in LOCK_TYPES) or "<anonymous" in key
+
+
+def _lock_itself(obj):
+    """The lock an object is or is inside (`&l->rlock` of a spinlock_t is l)."""
     cur = obj
     while cur.parent is not None and cur.parent.parent is not None and \
-            cur.parent.addr is cur.addr:
-        cur = cur.parent   # `&l->raw_lock`, at the lock's own address, is the lock
+            cur.parent.type is not None and _lock_type(cur.parent.type.key()):
+        cur = cur.parent
+    return cur
+
+
+def slot_of(obj) -> tuple | None:
+    """(struct type, field) or ("var", global) of the lock itself."""
+    cur = _lock_itself(obj)
+    if cur.parent is not None and cur.parent.type is not None and isinstance(cur.step, str):
+        return (cur.parent.type.key(), cur.step)
+    sym = cur.sym
+    return ("var", sym.key) if sym is not None and sym.kind == "global" else None
+
+
+def _site_slot(chain: tuple) -> tuple:
+    """The level of an init site's field chain (ir/indirect.py) that is the lock itself."""
+    for level in chain:
+        if level[0] == "var" or not _lock_type(level[0]):
+            return level
+    return chain[-1]
+
+
+def _sites(program, names, obj) -> list:
+    slot = slot_of(obj)
+    return [(key, k, line) for (name, chain), found in program.init_sites.items()
+            if name in names and _site_slot(chain) == slot for key, k, line in found]
+
+
+def split_class(program, obj) -> bool:
+    """Initialised at more than one place (NOTE [init-sites] in saturn/ir/program.py):
+    lockdep gives each place its own class, and which one an object has is not known."""
+    return len({(key, line) for key, _, line in _sites(program, LOCK_INITS, obj)}) > 1
+
+
+def counting(program, obj) -> bool:
+    """A semaphore made with a count other than 1 somewhere: it counts or signals."""
+    return any(k is not None and k != 1 for _, k, _ in _sites(program, ("sema_init",), obj))
+
+
+def class_of(obj, origins=("env",)):
+    """(type of the object the path starts from, steps down to the lock), or None when the
+    lock's identity is known to the function (a global, a local, new memory)."""
+    cur = _lock_itself(obj)
     steps = []
     while cur.parent is not None:
         steps.append(str(cur.step))
         cur = cur.parent
-    if cur.origin not in ("env", "fresh") or cur.sym is not None or cur.type is None or \
+    if cur.origin not in origins or cur.sym is not None or cur.type is None or \
             not steps:   # a lock by itself (`spinlock_t *l`) has no class to speak of
         return None
     return cur.type.key(), tuple(reversed(steps))
 
 
-def held_alike(ctx, data, st, obj, c, fs):
+def held_alike(ctx, data, st, obj, c, fs, origins=("env",)):
     """(other lock, literal: this function holds it from its own acquire) for each lock of
     obj's class other than obj."""
-    cls = class_of(obj)
+    cls = class_of(obj, origins)
     if cls is None:
         return []
     out = []
@@ -78,13 +131,15 @@ def released(ctx, checker, st, obj, releasing: int) -> None:
     if obj.root.origin != "fresh" or obj.root.deref_of is not None:
         return
     data, c, fs = ctx.data[checker.name], ctx.c, ctx.data[checker.name].fs
-    for other, held in held_alike(ctx, data, st, obj, c, fs):
+    for other, held in held_alike(ctx, data, st, obj, c, fs, ("fresh",)):
         ctx.ev.set_attr(st, other, "#lockvague", fs.const(1), c.AND(releasing, held))
 
 
 def check(ctx, checker, st, obj, taking: int, call, path) -> None:
     """Report a lock of `obj`'s class held here while `obj` is taken (where `taking` holds)."""
     data, c = ctx.data[checker.name], ctx.c
+    if split_class(ctx.program, obj):
+        return
     for other, held in held_alike(ctx, data, st, obj, c, data.fs):
         lit = c.AND_all([path, taking, held])
         if not ctx.can(lit):

@@ -76,7 +76,9 @@ def _type_a(ctx, checker, data, uid, obj, known) -> bool:
 
 
 def _from_both_entries(ctx, fs, s0, any_error) -> bool:
-    """Some valuation of the input propositions lets an error follow both entry states."""
+    """Some valuation of the input propositions lets an error follow both entry states (the
+    paper's rule: `if (c & 0x80) lock(); if (c >= 0) unlock();` is a bug, though no one value
+    of c errs from both)."""
     pins = [lit for _, lit in input_props(ctx)]
     for vals in _valuations(ctx, [any_error], pins):
         assume = [x if v else -x for x, v in zip(pins, vals)]

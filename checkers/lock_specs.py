@@ -110,6 +110,11 @@ SPECS: dict[str, tuple] = {
 }
 
 
+# The semaphore operations: a semaphore made with a count other than 1 is no lock.
+SEMAPHORE_OPS = frozenset({"sema_init", "down", "up", "down_trylock", "down_interruptible",
+                           "down_killable", "down_timeout"})
+
+
 def load_user_specs(entries: list[dict]) -> dict:
     """Users' own, from the config: {function, arg, op, success, mode}."""
     out = {}

@@ -210,6 +210,7 @@ def run_check(discovery: Discovery, checkers, options: Options, front,
     indirect.link(program)   # NOTE [indirect-calls]
     program.assume_whole(options.whole_program)
     program.entries = program.entry_points()
+    program.gather_init_sites()
     program.prune_to(sources)
     t = time.perf_counter()
     cache = cache_factory(program) if cache_factory else None

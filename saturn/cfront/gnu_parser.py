@@ -197,6 +197,12 @@ class SaturnParser(GnuCParser):
                 return quals
             quals += more
 
+    def _parse_init_declarator(self, id_only: bool = False):
+        # `uintptr_t ptr, __user *uptr = ubuf;`: an attribute (sparse's __user with
+        # __CHECKER__) before a later declarator of a list is dropped.
+        self._parse_attributes_opt()
+        return super()._parse_init_declarator(id_only=id_only)
+
     def _parse_conditional_expression(self):
         expr = self._parse_binary_expression()
         if self._accept("CONDOP"):

@@ -30,6 +30,7 @@ class Builder:
         self.indirect: list = []      # NOTE [indirect-calls] in ir/indirect.py
         self.fn_stores: set = set()
         self.spawns: set = set()      # start routines handed to threads: NOTE [entry-points]
+        self.inits: list = []         # (name, slot, constant, line): NOTE [init-sites]
         self.temps = 0
         self.locals: list[N.Symbol] = []
         # id(Const) -> id(its AST node), of the numbers equal to their line: NOTE [line-literals]

@@ -55,6 +55,42 @@ THREAD_STARTERS = {"pthread_create": 2, "thrd_create": 1, "kthread_create_on_nod
                    "kthread_create": 0, "kthread_run": 0, "kthread_create_on_cpu": 0}
 
 
+def _slot_chain(lv) -> tuple | None:
+    """The fields from the innermost out, ((struct type, field), ...), to a global or to
+    what a pointer points to: `&q->free.lock.rlock` is ((spinlock, rlock), (squeue, lock),
+    (recv_priv, free)); a checker picks the level it calls the slot."""
+    chain = []
+    while len(chain) < 4:
+        if isinstance(lv, N.DerefLv) and isinstance(lv.ptr, N.AddrOf):
+            lv = lv.ptr.lv   # `(&x->lock)->rlock`, as macros write it
+        elif isinstance(lv, N.FieldLv) and isinstance(lv.base.type, T.StructT):
+            chain.append((lv.base.type.key(), lv.name))
+            lv = lv.base
+        else:
+            break
+    if isinstance(lv, N.VarLv) and lv.sym.kind == "global":
+        chain.append(("var", lv.sym.key))
+    return tuple(chain) or None
+
+
+def init_site(callee: str, args) -> tuple | None:
+    """(name, slot, constant second argument or None) for a call `x_init(&slot, k, ...)`:
+    NOTE [init-sites] in ir/program.py."""
+    name = callee.rsplit(":", 1)[-1]
+    if not name.endswith("_init") or not args:
+        return None
+    arg = args[0]
+    while isinstance(arg, N.Cast):
+        arg = arg.a
+    slot = _slot_chain(arg.lv) if isinstance(arg, N.AddrOf) else None
+    if slot is None:
+        return None
+    k = args[1] if len(args) > 1 else None
+    while isinstance(k, N.Cast):
+        k = k.a
+    return name, slot, k.value if isinstance(k, N.Const) else None
+
+
 def spawned(callee: str, args) -> str | None:
     """The function a call starts a thread with, if it is one."""
     at = THREAD_STARTERS.get(callee.rsplit(":", 1)[-1])

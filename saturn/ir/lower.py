@@ -242,7 +242,8 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
                           fn_pointer_calls=self.b.fn_pointer_calls,
                           indirect=tuple(dict.fromkeys(self.b.indirect)),
                           fn_stores=tuple(sorted(self.b.fn_stores, key=repr)),
-                          spawns=tuple(sorted(self.b.spawns)))
+                          spawns=tuple(sorted(self.b.spawns)),
+                          inits=tuple(self.b.inits))
 
     def parameters(self, decl, fdef) -> list[N.Symbol]:
         ftype_node = decl.type

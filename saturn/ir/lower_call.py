@@ -46,6 +46,9 @@ class CallLowering:
             spawned = indirect.spawned(callee, values)   # NOTE [entry-points] in ir/program.py
             if spawned is not None:
                 self.b.spawns.add(spawned)
+            site = indirect.init_site(callee, values)    # NOTE [init-sites] in ir/program.py
+            if site is not None:
+                self.b.inits.append((*site, self.coord(node).line))
         else:
             self.b.fn_pointer_calls += 1
             slot = indirect.slot_of(func)

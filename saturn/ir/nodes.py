@@ -226,6 +226,7 @@ class Function:
     indirect: tuple = ()
     fn_stores: tuple = ()
     spawns: tuple = ()      # functions this body starts threads with (NOTE [entry-points])
+    inits: tuple = ()       # (name, slot, constant arg, line) of its `x_init(&slot, k)` calls
 
 
 def successors(block: Block) -> list[int]:

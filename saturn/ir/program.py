@@ -44,6 +44,7 @@ class Program:
     lock_annotations: dict = field(default_factory=dict)   # function key → [(op, steps)]
     dispatch: dict = field(default_factory=dict)   # function key → {slot: targets} (ir/indirect.py)
     entries: set = field(default_factory=set)      # entry_points(), once the program is whole
+    init_sites: dict = field(default_factory=dict)  # (name, slot) -> [(fn key, k, line)]
     lines: int = 0
     files: set = field(default_factory=set)   # the units' own files, as reports name them
 
@@ -97,6 +98,17 @@ class Program:
         for fn in self.functions.values():
             out.update(getattr(fn, "spawns", ()))
         return out
+
+    def gather_init_sites(self) -> None:
+        """NOTE [init-sites]: every `x_init(&slot, k, ...)` call of the program, by name and slot
+        (a struct field by its struct's type, or a global): how many places initialise a
+        kind of lock (lockdep gives each its own class) and with what count a semaphore is
+        made (one that starts above 1, or at 0, counts or signals: not a lock)."""
+        sites: dict = {}
+        for fn in self.functions.values():
+            for name, slot, k, line in getattr(fn, "inits", ()):
+                sites.setdefault((name, slot), []).append((fn.key, k, line))
+        self.init_sites = sites
 
     def assume_whole(self, whole: bool) -> None:
         """NOTE [whole-program]: the files checked are the whole program (or not)."""

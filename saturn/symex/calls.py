@@ -21,7 +21,7 @@ def default_call(ev, call: N.Call, args: list, st) -> None:
         # Every path is resolved before anything changes.
         memo: dict = {}
         targets = [hit for steps in modifies for hit in resolve(ev, steps, args, None, st, memo)]
-        for obj, g in targets:
+        for obj, g in targets:   # written by the callee: what they held is overwritten
             ev.store_obj(obj, ev.fresh_value(obj.type, obj.display), g, st)
         if call.lv is not None:
             summary = ev.results.get(call.callee, {})
@@ -37,15 +37,37 @@ def default_call(ev, call: N.Call, args: list, st) -> None:
         ev.library_effects.get((call.callee or "").rsplit(":", 1)[-1])
     if effect == "none":
         return
-    roots = set()
-    for v in args:
-        if isinstance(v, GLS):
-            roots.update(loc.root for loc in (l for l, _ in v.entries if l is not None))
+    pointed = [loc for v in args if isinstance(v, GLS) for loc, _ in v.entries
+               if loc is not None]
+    if effect == "args":
+        # A library function writes what its arguments point to (`snprintf(info->fix.id,
+        # ..)` writes that array, not the rest of *info), and overwrites it for real.
+        for obj in list(st.store):
+            if _under(obj, pointed):
+                st.store[obj] = ev.fresh_value(obj.type, obj.display)
+        return
+    roots = {loc.root for loc in pointed}
     callee_file = ev.program_function_file(call.callee)
-    for obj in list(st.store):
+    for obj in list(st.store):   # NOTE [forgotten-values]: a function we know nothing of
         root = obj.root
-        if root in roots or (effect is None and _visible_global(ev, root, callee_file)):
-            st.store[obj] = ev.fresh_value(obj.type, obj.display)
+        if root in roots or _visible_global(ev, root, callee_file):
+            ev.forget(obj, st)
+
+
+def _under(obj, locs) -> bool:
+    """`obj` is one of `locs`, or a part of one: inside an object at the same address that is
+    no larger (a view of the block; not the struct whose first member was pointed to)."""
+    cur = obj
+    while cur is not None:
+        if any(cur is loc or (cur.addr is loc.addr and _size(cur) <= _size(loc)) for loc in locs):
+            return True
+        cur = cur.parent
+    return False
+
+
+def _size(obj) -> float:
+    size = getattr(obj.type, "size", 0) if obj.type is not None else 0
+    return size if size and not isinstance(obj.type, T.VoidT) else float("inf")
 
 
 def returned_value(ev, call: N.Call, args: list, st):
@@ -92,9 +114,12 @@ def _pointer_to(ev, steps, args, st):
     hits = resolve(ev, steps, args, None, st)
     if not hits:
         return None
-    null = ev.c.new_var()
-    pairs = [(None, null)] + [(obj, ev.c.AND(-null, g)) for obj, g in hits]
-    return gls.make(ev.c, pairs)
+    # Null under a fresh condition, or where no object is there (`netdev_priv(dev)` of a null
+    # dev): a pointer is null or points somewhere, never neither.
+    c = ev.c
+    null = c.OR(c.new_var(), -c.OR_all(g for _, g in hits))
+    pairs = [(None, null)] + [(obj, c.AND(-null, g)) for obj, g in hits]
+    return gls.make(c, pairs)
 
 
 def _visible_global(ev, root, callee_file) -> bool:

@@ -95,6 +95,7 @@ class FunctionContext:
         self.returns.clear()
         self.ev.call_hooks.clear()
         self.ev.store_hooks.clear()
+        self.ev.forget_hooks.clear()
         self.data.pop("<states>", None)
         self.guards.dispose()
         self.c.release()

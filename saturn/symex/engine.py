@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from ..ir import indirect
 from ..ir import nodes as N
+from ..ir import types as T
 from ..ir.loops import HAVOC, Unroller, havoc_header
 from ..logic.bdd import Guards
 from ..logic.circuit import Circuit
@@ -161,7 +162,8 @@ def _run(program, fn, unroller, checkers, options, summaries, havoc):
         "modifies": interface.modified(ev, final) if final is not None else [],
         "returns": interface.returned(ctx, final),
         "sign": interface.return_sign(ctx, final),
-        "result": results.result_summary(ctx, final)}
+        "result": results.result_summary(ctx, final),
+        "stub": _stub(fn)}
     return ctx
 
 
@@ -180,6 +182,13 @@ def _can_leave(ctx, guards) -> bool:
 
 EXIT_QUERY_BUDGET = 2_000   # conflicts
 EXIT_QUERY_MAX_VARS = 100_000   # past it the question costs more than the loops it may find
+
+
+def _stub(fn) -> bool:
+    """An empty body that takes a pointer: a stand-in for what another configuration does
+    (the kernel's compile-test stubs). Checkers take such a call as one they know nothing of."""
+    return any(isinstance(p.type, T.PtrT) for p in fn.params) and \
+        not any(b.stmts for b in fn.blocks.values())
 
 
 def _returning(fn) -> set[int]:
@@ -213,13 +222,13 @@ def _havoc(ev, st: State, entry: State | None) -> None:
     loop-entry values."""
     if entry is None:
         return
+    st.attrs = dict(entry.attrs)
     for obj, value in list(st.store.items()):
         if not same(ev, entry.store.get(obj), value):   # NOTE [lazy-values]
-            st.store[obj] = ev.fresh_value(obj.type, obj.display)
+            ev.forget(obj, st)
             for loc, _ in getattr(st.store[obj], "entries", ()):
                 if loc is not None:   # NOTE [havoc-pointers] in symex/expr.py
                     ev.anywhere.add(loc.uid)
-    st.attrs = dict(entry.attrs)
 
 
 def _execute_block(ctx, block: N.Block, st: State) -> dict:

@@ -10,6 +10,12 @@ from .expr import ExprEval
 from .lvalues import LvalueEval
 
 
+# NOTE [forgotten-values]: where the analysis gives a location an unknown value (a loop's havoc
+# iteration, what a callee without a precise summary may change, a library write into a
+# struct), what the location held is not overwritten by the program but by our ignorance. So
+# `forget` tells the checkers the pointer it held: the leak checker takes new memory held only
+# there to escape (a block stored in ring[i] by earlier iterations, or in a global an unknown
+# call may have kept, is not leaked because the analysis lost track of it).
 class Evaluator(ExprEval, LvalueEval):
     def __init__(self, circuit, guards, env, program):
         self.c, self.guards, self.env, self.program = circuit, guards, env, program
@@ -25,10 +31,25 @@ class Evaluator(ExprEval, LvalueEval):
         self.results: dict = {}          # callee → what its result is (symex/results.py)
         self.library_effects: dict = {}  # bodiless callee → "none" / "args" (Checker API)
         self.store_hooks = []         # callables (stmt, old pointer value, state) before a store
+        self.forget_hooks = []        # callables (old pointer value, state): NOTE [forgotten-values]
         self.effects: dict = {}       # callee key -> interface paths it may modify (its M)
         self.attr_defaults = {}       # attribute name -> callable(obj_key) giving its entry value
         self.anywhere: set[int] = set()   # uids of havocked pointers' objects: NOTE [havoc-pointers]
         self.unknown_equal: dict = {}     # (uid, uid) -> literal: NOTE [havoc-pointers]
+
+    def forget(self, obj, st, guard=None) -> None:
+        """Give `obj` an unknown value (a havocked loop, what an unknown call may change),
+        telling the forget hooks the pointer value it held (NOTE [forgotten-values])."""
+        if self.forget_hooks and isinstance(obj.type, T.PtrT):
+            old = st.store.get(obj)
+            if old is not None:
+                for hook in self.forget_hooks:
+                    hook(old, st)
+        fresh = self.fresh_value(obj.type, obj.display)
+        if guard is None:
+            st.store[obj] = fresh
+        else:
+            self.store_obj(obj, fresh, guard, st)
 
     def note(self, text: str) -> None:
         where = f"{self.where}: " if self.where is not None else ""
@@ -77,11 +98,26 @@ class Evaluator(ExprEval, LvalueEval):
 
 
 def _assign(ev, stmt, st):
-    if ev.store_hooks and isinstance(stmt.lv.type, T.PtrT):
+    if (ev.store_hooks or ev.forget_hooks) and isinstance(stmt.lv.type, T.PtrT):
         old = ev.load(stmt.lv, st)
-        for hook in ev.store_hooks:
-            hook(stmt, old, st)
+        if any(_summary(loc) for loc, _ in ev.locs(stmt.lv, st)):
+            # One object stands for many elements (`p[i]`, unmodelled arithmetic): what it
+            # held may still be another element's (NOTE [forgotten-values]).
+            for hook in ev.forget_hooks:
+                hook(old, st)
+        else:
+            for hook in ev.store_hooks:
+                hook(stmt, old, st)
     ev.assign(stmt.lv, stmt.value, st)
+
+
+def _summary(loc) -> bool:
+    """Part of an object standing for many (pointer arithmetic's derived object)."""
+    while loc is not None:
+        if loc.origin == "derived":
+            return True
+        loc = loc.parent
+    return False
 
 
 def _call(ev, stmt, st):

@@ -55,6 +55,7 @@ GNU_CONSTRUCTS = {
     "flexible_array": "struct z { int n; char data[]; }; int f(struct z *z) { return z->data[0]; }",
     "anonymous_members": "struct s { union { struct { int a, b; }; long c; }; int d; }; int f(struct s *s) { return s->a + s->d; }",
     "context_attribute": "struct l { int x; }; void f(struct l *l) __attribute__((context(l,0,1)));",
+    "attribute_before_declarator": "int f(void *b) { unsigned long p, __attribute__((noderef)) *u = b; return u != 0; }",
 }
 
 
