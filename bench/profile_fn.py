@@ -23,8 +23,9 @@ sys.path.insert(0, os.path.dirname(HERE))
 from run import corpus  # noqa: E402
 from saturn import registry  # noqa: E402
 from saturn.cfront.discover import from_compile_commands, from_paths  # noqa: E402
-from saturn.cfront.unitcache import UnitCache  # noqa: E402
 from saturn.driver import analyze_one, load_program  # noqa: E402
+from saturn.incremental.store import Store as UnitStore  # noqa: E402
+from saturn.incremental.units import FrontEnd  # noqa: E402
 from saturn.symex.engine import Options  # noqa: E402
 from summaries.store import Store  # noqa: E402
 
@@ -47,9 +48,9 @@ def main() -> int:
     c = corpus(a.corpus)
     db = os.environ.get("PROFILE_DB") or os.path.join(HERE, "out", a.corpus + ".db")
     os.chdir(c["cwd"])
-    phases = {"preprocess": 0.0, "lower": 0.0}
-    program, _, _ = load_program(discovery(c), None, c["root"], phases, print,
-                                 UnitCache(db + ".units", c["root"]))
+    phases = {"front end": 0.0}
+    program, _, _ = load_program(discovery(c), FrontEnd(UnitStore(db + ".units"), c["root"]),
+                                 phases, print)
     store = Store(db, readonly=True)
     checkers = registry.load(a.checkers.split(","), {})
     options = Options(timeout=a.timeout)

@@ -201,7 +201,7 @@ def main() -> int:
     if not args.no_peers:
         peers.ensure()
     print(f"{'corpus':12} {'files':>5} {'skip':>4} {'lines':>8} {'funcs':>6} {'incompl':>7} "
-          f"{'unsup':>6} {'reports':>7} {'pre':>6} {'lower':>6} {'analyze':>8} "
+          f"{'unsup':>6} {'reports':>7} {'front':>6} {'analyze':>8} "
           f"{'wall':>7} {'cpu':>7} {'l/s/core':>8} {'peakMB':>7}")
     for name in args.corpora:
         if name == "cstdl":   # known bugs, one program per file (bench/cstdl.py)
@@ -219,7 +219,7 @@ def print_result(r: dict, jobs: int) -> None:
     s, ph = r["stats"], r["stats"]["phases"]
     print(f"{name:12} {s['files']:>5} {s['skipped_files']:>4} {s['lines']:>8} "
           f"{s['functions']:>6} {s['incomplete']:>7} {s['unsupported']:>6} {r['reports']:>7} "
-          f"{ph['preprocess']:>6.1f} {ph['lower']:>6.1f} "
+          f"{ph['front end']:>6.1f} "
           f"{ph['analyze']:>8.1f} {r['wall']:>7.1f} {r['cpu']:>7.1f} "
           f"{s['lines'] / r['wall'] / max(1, jobs):>8.0f} {s['peak_rss_mb']:>7.0f}")
     print(f"    re-check with nothing changed (every function reused): {r['rerun']:.2f}s")

@@ -3,7 +3,7 @@ address, so that locks in structs reached through pointers, and their aliases, a
 
 Specs (lock_specs.py) and callees' summaries act at calls (NOTE [call-protocol]); at the exit the
 summary ⟨P_in, P_out, M, R⟩ is inferred by SAT queries (Fig. 2.10; lock_summary.py) and the
-reports of DESIGN.md are issued (lock_reports.py).
+reports of docs/DESIGN.md are issued (lock_reports.py).
 """
 from __future__ import annotations
 

@@ -98,8 +98,9 @@ def apply(ctx, checker, call, summary, token, ret, st):
 # the caller (the call's fresh result), was held by nobody the caller knows: every entry of the
 # summary for it starts from unlocked. The callee's rows from "locked" are its own double locks
 # (its report), and several entries for one path are the callee's alternatives (a tty found
-# and locked, or made locked: tty_open_by_driver), not one operation after the other — from an
-# unknown prior state, or from one another, they made each retry of tty_open a double lock.
+# and locked, or made locked: tty_open_by_driver), not one operation after the other — read
+# from an unknown prior state, or from one another, each retry of a caller would be a double
+# lock.
 def _handed_out_state(ctx, checker, obj, st, new_here: set):
     key = (obj.addr.uid, "#lock")
     if key in new_here or (obj.root.origin == "fresh" and key not in st.attrs):

@@ -1,4 +1,4 @@
-"""The lock checker's reports (DESIGN.md "Lock checker"): Type A double lock/unlock, Type B
+"""The lock checker's reports (docs/DESIGN.md "Lock checker"): Type A double lock/unlock, Type B
 ambiguous exit, and locks the function made that stay held where no caller can reach them."""
 from __future__ import annotations
 

@@ -12,9 +12,9 @@ are tried as well, and kept while they remove ambiguity; callers evaluate them o
 state. A callee's such flag that is still the caller's entry value of an input field is the
 caller's flag too (`_inherit` in lock_apply.py): tried when some lock has more than one outcome
 under one condition — locked or unlocked, or an error or not — and kept (at most
-MAX_INHERITED) while it tells more of them apart. Without it sound/core's snd_pcm_action,
-which never reads `substream->pcm->nonatomic` itself, said it may release the spinlock
-whatever the flag, and each caller holding the mutex instead was told so.
+MAX_INHERITED) while it tells more of them apart. So a function that only passes the flag on
+(`snd_pcm_action`, whose callees read `substream->pcm->nonatomic`) still says which lock it
+releases under which value of it.
 """
 from __future__ import annotations
 

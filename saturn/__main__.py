@@ -5,10 +5,10 @@ import sys
 
 
 def run():
-    # Importing Saturn and its libraries makes ~30 k objects that live as long as the process,
-    # and the collector ran ~50 times meanwhile (~5 ms of a re-check, NOTE [startup] in
-    # logic/bdd.py); it is off until they are made, then they are frozen: no later pass walks
-    # them, and forked workers share their pages (as NOTE [frozen-program] in driver.py).
+    # Importing Saturn and its libraries makes tens of thousands of objects that live as long as
+    # the process: the collector is off until they are made, then they are frozen, so no later
+    # pass walks them and forked workers share their pages (as NOTE [frozen-program] in
+    # driver.py).
     gc.disable()
     from .cli import main
     gc.freeze()

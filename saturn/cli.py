@@ -2,14 +2,16 @@
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import sys
 
-from . import registry
+from . import __version__, registry
 from .cfront.discover import from_compile_commands, from_paths
+from .driver import run_check
+from .incremental.units import FrontEnd
 from .preflight import UsageError, numbers, outputs
 from .report import jsonout, sarif, text
+from .symex.engine import Options
 
 EXIT_OK, EXIT_REPORTS, EXIT_USAGE = 0, 1, 2
 
@@ -71,6 +73,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="wall-clock limit per function, a safety net: a function over it is "
                         "incomplete and the output says so (a worker stuck inside the SAT "
                         "solver is stopped after twice the limit plus 10 s)")
+    c.add_argument("--front-end-timeout", type=float, default=300.0, metavar="SECONDS",
+                   help="wall-clock limit per file for preprocessing, parsing and lowering: a "
+                        "file over it is skipped with an error (default 300)")
     c.add_argument("--conflict-budget", type=int, default=200_000, metavar="N",
                    help="SAT conflicts allowed per query before a function is incomplete")
     sm = sub.add_parser("summary", help="print a function's plain-words summaries",
@@ -133,9 +138,8 @@ def summary(args) -> int:
 
 
 class _DefaultCheckers:
-    """The default checkers in --help, found only when the help is shown: finding them imports
-    the checkers and the engine, which a run imports only once its compiler is running (NOTE
-    [early-compiler] in cfront/pipeline.py)."""
+    """The default checkers in --help, found only when the help is shown (finding them imports
+    the checkers, which `saturn summary` and `saturn serve` do not need)."""
 
     def __str__(self):
         return ", ".join(registry.default_names()) or "none"
@@ -170,33 +174,25 @@ def _check(args) -> int:
         raise UsageError(str(exc)) from None
     store = _open_store(args)
     known = _read_baseline(args)
-    early = None
-    if store is not None:   # NOTE [early-compiler]: before the analysis stack is imported
-        from .cfront.pipeline import Early
-        early = Early(discovery.files, args.std, store.path + ".units", args.root, args.jobs)
-    from .collector import no_gc
-    with no_gc():   # and frozen, as __main__.py does for the rest
-        from .driver import run_check
-        from .symex.engine import Options
-        gc.freeze()
     options = Options(unroll=args.unroll, conflict_budget=args.conflict_budget,
                       timeout=args.timeout, whole_program=args.whole_program)
     checkers = registry.load(names or registry.default_names(), config)
-    cache_factory, unit_cache, caches = None, None, []
+    cache_factory, units, caches = None, None, []
     if store is not None:
-        from .cfront.unitcache import UnitCache
-        unit_cache = UnitCache(store.path + ".units", args.root, background=args.jobs > 1)
+        from .incremental.store import Store as UnitStore
+        units = UnitStore(store.path + ".units")
         cache_factory = _caches(store, checkers, options, caches)
+    front = FrontEnd(units, args.root, args.std, args.front_end_timeout)
     with _progress_bar() as progress:
         try:
-            result = run_check(discovery, checkers, options, args.std, args.root,
-                               progress=progress, jobs=args.jobs, cache_factory=cache_factory,
-                               scheduler=args.scheduler, unit_cache=unit_cache, early=early)
+            result = run_check(discovery, checkers, options, front, progress=progress,
+                               jobs=args.jobs, cache_factory=cache_factory,
+                               scheduler=args.scheduler)
         except OSError as exc:  # e.g. the Dask scheduler cannot be reached
             raise UsageError(str(exc)) from None
         except ImportError:
             raise UsageError("--scheduler needs Dask: pip install 'saturn-c[cluster]'") from None
-    failed = [c.error for c in caches if c.error]   # NOTE [failed-store] in cache.py
+    failed = [c.error for c in caches if c.error]   # NOTE [failed-store] in incremental/results.py
     if store is not None and not failed:
         failed = _record_run(store, result, args.root)
     failed = [f"{e}; this run's results were not saved (remove the database to start again)"
@@ -207,8 +203,7 @@ def _check(args) -> int:
 
 def _caches(store, checkers, options, made: list):
     """A ResultCache factory that keeps what it made in `made` (NOTE [failed-store])."""
-    from . import __version__
-    from .cache import ResultCache
+    from .incremental.results import ResultCache
 
     def factory(program):
         made.append(ResultCache(store, program, checkers, options, __version__))

@@ -42,7 +42,7 @@ def load_config(path: str | None = None, warn=lambda message: None) -> dict:
             with open(cand, "rb") as fh:
                 raw = fh.read()
             if not ours and not _MAY_HAVE_OURS.search(raw):
-                return {}   # another tool's file: not parsed (NOTE [startup] in logic/bdd.py)
+                return {}   # another tool's file: not parsed (a broken one does not stop us)
             import tomllib
             data = tomllib.loads(raw.decode("utf-8"))
         except (ValueError, OSError) as exc:   # TOMLDecodeError and UnicodeDecodeError

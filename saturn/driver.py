@@ -11,11 +11,8 @@ import time
 from dataclasses import dataclass, field
 
 from .cfront.discover import Discovery, relative_to
-from .cfront.files import wait_writers
-from .cfront.pipeline import preprocessed
-from .cfront.preprocess import FrontEndError, preprocess
-from .cfront.unitcache import lower_text
 from .collector import no_gc
+from .incremental.pipeline import units
 from .interproc import pools, schedule
 from .ir import indirect
 from .ir.program import Program
@@ -33,42 +30,25 @@ class RunResult:
     errors: list = field(default_factory=list)
 
 
-def load_program(discovery: Discovery, std, root, phases, log, unit_cache=None, jobs: int = 1,
-                 early=None):
-    """(program, files parsed, files skipped as `_skip` gives them). Each unit is lowered on its own and absorbed in
-    the files' order (NOTE [unit-cache] in cfront/unitcache.py).
+def load_program(discovery: Discovery, front, phases, log, jobs: int = 1):
+    """(program, files parsed, files skipped as `_skip` gives them). Each unit is lowered on its
+    own and absorbed in the files' order (NOTE [unit-cache] in incremental/units.py).
 
     NOTE [frozen-program]: the lowered program is millions of objects that live until the run
     ends. Each unit is frozen (gc.freeze) as soon as it is loaded — collection stays off until
-    then, or the first one after each load walks the whole unit (Lua's re-check: 0.3 of 1.0 s)
-    — so no collection walks it again and forked workers share its pages instead of copying
-    them; the process ends with os._exit
-    (__main__.py) rather than freeing it object by object."""
+    then, or the first one after each load walks the whole unit — so no collection walks it
+    again and forked workers share its pages instead of copying them; the process ends with
+    os._exit (__main__.py) rather than freeing it object by object."""
     program, skipped = Program(), []
     t0 = time.perf_counter()
-    for src, text, key, error in preprocessed(discovery.files, std, jobs, unit_cache, root,
-                                              early):
-        t1 = time.perf_counter()
-        phases["preprocess"] += t1 - t0   # with workers: waiting for them (incl. lowering)
-        try:
+    with no_gc():
+        for src, unit, error in units(discovery.files, front, jobs):
             if error is not None:
-                raise FrontEndError(error)
-            with no_gc():   # NOTE [frozen-program]
-                unit = unit_cache.load(key) if key is not None else None
-                if unit is None:   # (a unit named by key but gone from the cache: made again)
-                    text = text if text is not None else preprocess(src, std)
-                    unit = unit_cache.unit(text, src.path) if unit_cache is not None else \
-                        lower_text(text, src.path, root)
+                skipped.append(_skip(src.path, error, log))
+            else:
                 program.absorb(unit)
                 gc.freeze()
-        except FrontEndError as exc:
-            skipped.append(_skip(src.path, str(exc), log))
-        except RecursionError:
-            skipped.append(_skip(src.path, f"{src.path}:1:1: error: nesting too deep to parse",
-                                 log))
-        t0 = time.perf_counter()
-        phases["lower"] += t0 - t1
-    gc.freeze()
+    phases["front end"] += time.perf_counter() - t0
     for w in program.warnings:
         log(w)
     return program, len(discovery.files) - len(skipped), skipped
@@ -101,12 +81,11 @@ def _on_alarm(signum, frame):
 
 
 # NOTE [analysis-gc]: a function's analysis makes millions of gates, guards and states that live
-# until it ends; with the cyclic collector on, its full passes walked them again and again:
-# sqlite3Pragma 61 -> 14 s with it off, lookupName 18 -> 12 s, whereScanNext 28 -> 24 s, the
-# same peak memory. It comes back on when the function ends. The analysis objects do form
-# cycles (context, environment, evaluator), so the context drops its circuit's gates when it is
+# until it ends, so the cyclic collector is off while it runs (each full pass would walk them
+# all again, for nothing) and comes back on when it ends. The analysis objects do form cycles
+# (context, environment, evaluator), so the context drops its circuit's gates when it is
 # disposed (Circuit.release): counting references frees them, and the collector's next pass
-# meets ~45 k objects instead of selectExpander's 1.7 M (1.0 s).
+# meets only the cycles, not the gates.
 def analyze_one(program, key, checkers, options: Options, callee_sums) -> FunctionResult:
     """One function, never raising: budgets, timeouts and internal errors make it incomplete."""
     fn = program.functions[key]
@@ -202,7 +181,7 @@ def analyze_program(program: Program, checkers, options: Options, log, progress=
         pool = pools.LocalPool(jobs, runner, options.timeout, on_lost)
     try:
         schedule.run(program, runner, jobs, on_done, cache.lookup if cache is not None else None,
-                     pool, memo=cache)
+                     pool)
     finally:
         if cache is not None:
             cache.flush()
@@ -217,34 +196,17 @@ def analyze_program(program: Program, checkers, options: Options, log, progress=
     return results
 
 
-def store_rows(program, results, checkers, version, cache_keys=None) -> list[tuple]:
-    """Database rows: one per (function, checker), plus the engine's own facts."""
-    rows = []
-    for key, res in results.items():
-        fn = program.functions[key]
-        names = [c.name for c in checkers] + ["<engine>"]
-        text = getattr(res.summaries, "text", None)   # a reused one's, as stored (cache.py)
-        for name in names:
-            reports = [r.to_record() for r in res.reports if r.checker == name]
-            rows.append((key, name, fn.name, fn.file, fn.line, (cache_keys or {}).get(key, ""),
-                         version, text(name) if text else res.summaries.get(name, {}),
-                         res.status, res.notes, reports, round(res.seconds, 4)))
-    return rows
-
-
-def run_check(discovery: Discovery, checkers, options: Options, std=None, root=".",
+def run_check(discovery: Discovery, checkers, options: Options, front,
               log=lambda m: print(m, file=sys.stderr), progress=None, jobs: int = 1,
-              cache_factory=None, scheduler: str | None = None, unit_cache=None,
-              early=None) -> RunResult:
-    """`early`: a cfront.pipeline.Early for these files (NOTE [early-compiler])."""
+              cache_factory=None, scheduler: str | None = None) -> RunResult:
+    """`front`: an incremental.units.FrontEnd (with a store or none)."""
     start = time.perf_counter()
-    phases = {"preprocess": 0.0, "lower": 0.0, "analyze": 0.0}
+    phases = {"front end": 0.0, "analyze": 0.0}
     for note in discovery.notes:
         log(note)
-    program, parsed, skipped = load_program(discovery, std, root, phases, log, unit_cache, jobs,
-                                            early)
-    rel = relative_to(root)
-    sources = {rel(src.path) for src in discovery.files}
+    program, parsed, skipped = load_program(discovery, front, phases, log, jobs)
+    rel = relative_to(front.root)
+    sources = program.files   # (the files' own text: NOTE [own-files] in cfront/markers.py)
     indirect.link(program)   # NOTE [indirect-calls]
     program.assume_whole(options.whole_program)
     program.entries = program.entry_points()
@@ -252,11 +214,7 @@ def run_check(discovery: Discovery, checkers, options: Options, std=None, root="
     program.prune_to(sources)
     t = time.perf_counter()
     cache = cache_factory(program) if cache_factory else None
-    try:
-        results = analyze_program(program, checkers, options, log, progress, jobs, cache,
-                                  scheduler)
-    finally:
-        wait_writers()   # NOTE [background-writes] in cfront/files.py
+    results = analyze_program(program, checkers, options, log, progress, jobs, cache, scheduler)
     phases["analyze"] = time.perf_counter() - t
     # Reports inside headers outside --root (system and kernel-wide headers when checking one
     # subsystem) are not the user's to fix; those functions still give their summaries.

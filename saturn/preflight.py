@@ -31,6 +31,11 @@ def numbers(args, note) -> None:
         raise UsageError(f"--timeout must be a number of seconds above 0, not "
                          f"{_shown(args.timeout)}")
     _between("--timeout", args.timeout, 0, MAX_TIMEOUT)
+    deadline = getattr(args, "front_end_timeout", None)
+    if deadline is not None and not math.isfinite(deadline):
+        raise UsageError(f"--front-end-timeout must be a number of seconds, not "
+                         f"{_shown(deadline)}")
+    _between("--front-end-timeout", deadline, 0, MAX_TIMEOUT)
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
     cpus = usable_cpus()

@@ -9,8 +9,8 @@ Here each worker has its own pipe, so the parent knows which task each one holds
 worker loses only its own task (`Lost`), a stuck one is stopped alone (`kill`), and a
 replacement is forked when the next task comes.
 
-NOTE [parent-death]: a worker must not outlive the run (after `kill -9` of the parent, workers
-slept on their pipes forever, holding the database open). Each asks the kernel for SIGKILL when
+NOTE [parent-death]: a worker must not outlive the run (after `kill -9` of the parent, it would
+sleep on its pipe forever, holding the database open). Each asks the kernel for SIGKILL when
 its parent dies (prctl PR_SET_PDEATHSIG; Linux sends it when the *thread* that forked the child
 ends, so workers are forked from the main thread only) and, where there is no prctl, ends at
 the end-of-file of its pipe: every worker closes the other workers' pipes it inherited, so the

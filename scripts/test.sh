@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The project's one test command (README "Set up"): makes .venv if needed, installs Saturn with its
+# The project's one test command (README "Install and first run"): makes .venv if needed, installs Saturn with its
 # test extra, and runs the whole test suite. .ci/run calls exactly this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,7 +14,7 @@ fi
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
-# compat: a path entry, not setuptools' import hook (~12 ms of every Python start; README "Set up").
+# compat: a path entry, not setuptools' import hook (~12 ms of every Python start; README "Install and first run").
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]' \
   --config-settings editable_mode=compat
 exec .venv/bin/python -m pytest -q "$@"

@@ -1,4 +1,4 @@
-"""Plain-words summaries, one grammar for every checker (DESIGN.md "Tests"):
+"""Plain-words summaries, one grammar for every checker (docs/DESIGN.md "Tests"):
 
     Function summary for 'drivers/x.c:f' {
       lock (*param0).lock: [unlocked -> locked if ret != 0] [locked -> error (acquire)]

@@ -4,10 +4,10 @@ Schema version 3. `summaries` has one row per (function, checker); `functions` o
 with the facts the web page filters on; `sources` the absolute path of each function's file
 (the source view serves only these, so a run from another --root leaves older functions'
 sources reachable; the table came after version 3 and is made when missing); `calls` the call
-graph of the last run; `meta` the run's root (for rows without a `sources` path), the
-schedule's last order and a digest of the calls. A `summaries` row holds the function's key, file, line, its cache key
-(saturn/cache.py), Saturn's version, the summary JSON, status (`ok`/`incomplete`) with notes,
-the function's reports and its time. The web page and `saturn summary` read while an analysis
+graph of the last run; `meta` the run's root (for rows without a `sources` path) and a digest
+of the calls. A `summaries` row holds the function's key, file, line, its cache key
+(saturn/incremental/results.py), Saturn's version, the summary JSON, status (`ok` or
+`incomplete`) with notes, the function's reports and its time. The web page and `saturn summary` read while an analysis
 writes (WAL mode)."""
 from __future__ import annotations
 
@@ -61,7 +61,7 @@ def _function_rows(rows):
 
 
 def summary_text(summary) -> str:
-    """A summary as stored: JSON with sorted keys (cache keys hash this text, saturn/cache.py)."""
+    """A summary as stored: JSON with sorted keys (cache keys hash this text, saturn/incremental/results.py)."""
     return json.dumps(summary, sort_keys=True)
 
 
@@ -144,7 +144,7 @@ class Store:
     @_guarded
     def move(self, rows: list[tuple]) -> None:
         """Rows of (line, notes, reports — as their JSON text —, function, checker) of reused
-        functions that only moved (saturn/cache.py `_moved`); their summaries, and so their
+        functions that only moved (saturn/incremental/results.py `_moved`); their summaries, and so their
         facts, are as stored (writing them all again was ~45 ms of zstd's re-check after an
         edit: 664 functions)."""
         self.db.executemany("UPDATE summaries SET line=?, notes=?, reports=? "
@@ -172,14 +172,9 @@ class Store:
         return row[0] if row else None
 
     @_guarded
-    def set_meta(self, key: str, value: str) -> None:
-        self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
-        self.db.commit()
-
-    @_guarded
     def stored_rows(self) -> dict:
         """Every function's rows by checker, as (cache key, row); summary, notes and reports
-        as their JSON text (saturn/cache.py decodes what it needs). One query: a re-check
+        as their JSON text (incremental/results.py decodes what it needs). One query: a re-check
         looks every function up, and a query each was ~20 ms of zstd's 1,330."""
         out: dict = {}
         for r in self.db.execute("SELECT function, checker, cache_key, summary, status, notes, "

@@ -1,4 +1,4 @@
-"""The inline-expectation convention for tests/c (DESIGN.md "Tests").
+"""The inline-expectation convention for tests/c (docs/DESIGN.md "Tests").
 
 `// expect: KIND` on a line: a report of KIND must be issued on that line (several kinds may be
 listed, comma-separated). A report on a line without it fails the test. `// expect-summary: F: TEXT`

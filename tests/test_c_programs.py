@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 
 import pytest
 
@@ -9,6 +10,7 @@ from cprograms import c_programs, expectations, sources
 from saturn import registry
 from saturn.cfront.discover import from_paths
 from saturn.driver import run_check
+from saturn.incremental.units import FrontEnd
 from saturn.symex.engine import Options
 from summaries.render import render
 
@@ -23,6 +25,13 @@ def _id(case):
     return f"{case[0]}/{os.path.basename(case[1])}"
 
 
+def _check(paths, area):
+    logs = []
+    result = run_check(from_paths(paths, (), []), registry.load(AREAS[area]), Options(),
+                       FrontEnd(None, HERE), log=logs.append)
+    return result, logs
+
+
 @pytest.mark.parametrize("case", CASES, ids=[_id(c) for c in CASES])
 def test_program(case, request):
     area, program = case
@@ -30,9 +39,7 @@ def test_program(case, request):
     if xfail:
         # Run it: a known miss must still miss (strict), so fixing it shows.
         request.applymarker(pytest.mark.xfail(reason=xfail, strict=True))
-    logs = []
-    result = run_check(from_paths(sources(program), (), []), registry.load(AREAS[area]),
-                       Options(), root=HERE, log=logs.append)
+    result, logs = _check(sources(program), area)
     assert result.stats["skipped_files"] == 0, logs
     assert result.stats["incomplete"] == 0, [r.notes for r in result.results.values()]
     got = {(os.path.basename(r.file), r.line, r.kind) for r in result.reports}
@@ -43,3 +50,22 @@ def test_program(case, request):
         assert keys, f"no function {fn_name}"
         rendered = render(keys[0], result.results[keys[0]].summaries)
         assert text in rendered, rendered
+
+
+@pytest.mark.parametrize("case", CASES, ids=[_id(c) for c in CASES])
+def test_preprocessed_program_gives_the_same_reports(case, tmp_path):
+    """NOTE [own-files]: `gcc -E x.c > x.i` of each program, checked as the .i files, gives the
+    program's reports, at the original files and lines (and its summaries)."""
+    area, program = case
+    direct, _ = _check(sources(program), area)
+    made = []
+    for src in sources(program):
+        out = tmp_path / (os.path.basename(src)[:-2] + ".i")
+        out.write_bytes(subprocess.run(["gcc", "-E", src], capture_output=True, check=True,
+                                       cwd=os.path.dirname(src)).stdout)
+        made.append(str(out))
+    result, logs = _check(made, area)
+    assert result.stats["skipped_files"] == 0 and result.stats["functions"] > 0, logs
+    assert [r.to_record() for r in result.reports] == [r.to_record() for r in direct.reports]
+    assert {k: render(k, r.summaries) for k, r in result.results.items()} == \
+        {k: render(k, r.summaries) for k, r in direct.results.items()}

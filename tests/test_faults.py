@@ -107,13 +107,13 @@ def test_workers_end_when_the_run_is_killed(tmp_path):
 
 FRONT_WRAPPER = """
 import os, signal, sys
-import saturn.cfront.pipeline as pipeline
-MAIN, front = os.getpid(), pipeline._front
-def patched(src, *args):
+import saturn.incremental.pipeline as pipeline
+MAIN, front = os.getpid(), pipeline._in_worker
+def patched(front_end, src):
     if src.path.endswith("dies.c") and os.getpid() != MAIN:
         os.kill(os.getpid(), signal.SIGKILL)
-    return front(src, *args)
-pipeline._front = patched
+    return front(front_end, src)
+pipeline._in_worker = patched
 sys.argv = ["saturn", "check", "--checkers", "lock", "-j", "2", "--no-db", "dies.c", "t.c"]
 from saturn.__main__ import run
 run()

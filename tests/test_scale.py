@@ -94,20 +94,24 @@ def test_killed_run_resumes_with_the_same_output(tmp_path):
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + 60
     import sqlite3
-    while time.time() < deadline:  # wait until some functions are saved, then kill -9
-        time.sleep(0.05)
+
+    def saved():
         try:
             con = sqlite3.connect(db)
             n = con.execute("SELECT COUNT(DISTINCT function) FROM summaries").fetchone()[0]
             con.close()
         except sqlite3.Error:
             n = 0
-        if n >= 5:
-            break
+        return n
+    while time.time() < deadline and saved() < 5:  # some functions saved, then kill -9
+        time.sleep(0.05)
+    assert proc.poll() is None, "the run ended before it could be killed"
     os.kill(proc.pid, signal.SIGKILL)
-    proc.wait()
+    assert proc.wait() == -signal.SIGKILL
+    done = saved()
     resumed, stats = _json("--db", db, "--jobs", "1", ".", cwd=str(tree))
-    assert stats["reused"] >= 5
+    # interrupted before it finished: only the functions saved by then are reused
+    assert 5 <= done < stats["functions"] and stats["reused"] == done
     assert resumed == expected
 
 
@@ -115,7 +119,8 @@ def test_timeout_marks_functions_incomplete(tmp_path):
     tree = _tree(tmp_path)
     proc = saturn("check", "--no-db", "--timeout", "0.000001", ".", cwd=str(tree))
     assert "timed out (--timeout)" in proc.stdout and "incomplete" in proc.stdout
-    assert proc.returncode in (0, 1) and "Traceback" not in proc.stderr
+    # exit 0: every function timed out, so none has a report (the leak in `use` is not seen)
+    assert proc.returncode == 0 and "0 reports" in proc.stdout and "Traceback" not in proc.stderr
 
 
 def test_dask_cluster_gives_the_same_reports(tmp_path):
@@ -174,17 +179,19 @@ def test_editing_one_member_of_a_cycle_reruns_only_it(tmp_path):
 
 
 def test_rerun_without_the_cached_units_lowers_them_again(tmp_path):
-    """A manifest (NOTE [direct-mode]) naming a unit that is gone from the cache: the file is
+    """A manifest (NOTE [direct-mode]) naming a unit that is gone from the store: the file is
     preprocessed and lowered again, with the same results."""
     tree = _tree(tmp_path)
     past = time.time() - 3600
     os.utime(tree / "a.c", (past, past))
     db = str(tmp_path / "s.db")
     first, _ = _json("--db", db, ".", cwd=str(tree))
-    units = tmp_path / "s.db.units"
-    assert os.listdir(units / "direct")
-    for entry in units.glob("*.pickle"):
-        entry.unlink()
+    entries = [p for p in (tmp_path / "s.db.units").glob("*/*")]
+    manifests = [p for p in entries if p.read_bytes().startswith(b"{")]
+    assert manifests and len(manifests) < len(entries)
+    for entry in entries:
+        if entry not in manifests:
+            entry.unlink()
     again, stats = _json("--db", db, ".", cwd=str(tree))
     assert again == first and stats["reused"] == stats["functions"] and stats["files"] == 1
 
@@ -242,17 +249,13 @@ def _imports(db, tree):
             if line.startswith("import time:")}, proc.stdout
 
 
-def test_a_rerun_with_nothing_changed_imports_no_parser(tmp_path):
-    """NOTE [startup]: a re-check is mostly the process starting; one that lowers nothing loads
-    neither pycparser nor networkx (their imports were a third of lz4's re-check)."""
+def test_a_run_never_imports_networkx(tmp_path):
+    """NOTE [startup] in saturn/ir/graphs.py: a run never imports networkx."""
     tree = _tree(tmp_path)
     db = str(tmp_path / "s.db")
     _json("--db", db, "--jobs", "1", ".", cwd=str(tree))
-    imported, out = _imports(db, tree)
-    assert "saturn.cli" in imported and "4 reused" in out, out
-    # (bdd.py lets dd try networkx with the module hidden: that attempt is listed, no submodule)
-    assert not [m for m in imported if m.startswith(("pycparser", "networkx."))]
-    assert "dd.cudd" in imported and not {"dd._parser", "dd._copy"} & imported   # until used
     (tree / "a.c").write_text((tree / "a.c").read_text().replace("x * 2", "x * 3"))
-    imported, _ = _imports(db, tree)
-    assert "pycparser" in imported   # an edit parses
+    imported, out = _imports(db, tree)
+    assert "saturn.cli" in imported and "3 reused" in out, out
+    # (bdd.py lets dd try networkx with the module hidden: that attempt is listed, no submodule)
+    assert not [m for m in imported if m.startswith("networkx.")]

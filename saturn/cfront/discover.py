@@ -4,11 +4,12 @@ from __future__ import annotations
 import fnmatch
 import json
 import os
-import re
 import shlex
 from dataclasses import dataclass, field
 
-C_SUFFIXES = (".c",)
+from .markers import is_preprocessed
+
+C_SUFFIXES = (".c", ".i")   # .i: preprocessed already (markers.py)
 SKIPPED_SUFFIXES = {".cc": "C++", ".cpp": "C++", ".cxx": "C++", ".C": "C++", ".s": "assembler",
                     ".S": "assembler", ".asm": "assembler", ".m": "Objective-C"}
 # Compiler flags that matter to preprocessing; everything else in a compile command is dropped.
@@ -22,7 +23,20 @@ _PP_FLAGS_WITH_ARG = {"-I", "-D", "-U", "-include", "-isystem", "-iquote", "-idi
 class SourceFile:
     path: str                       # absolute, normalised
     flags: tuple[str, ...] = ()     # preprocessor flags for this file
-    directory: str = ""             # where the compiler ran (for relative -I)
+    directory: str = ""             # where the compiler ran (for relative -I and marker names)
+    preprocessed: bool = False      # its text is preprocessed already (a .i, or gcc -E output)
+
+
+def source(path: str, flags: tuple[str, ...], directory: str) -> SourceFile:
+    """The file at `path`, told preprocessed or not by its suffix or its first line."""
+    done = path.endswith(".i")
+    if not done:
+        try:
+            with open(path, "rb") as fh:
+                done = is_preprocessed(fh.read(512).decode("latin-1"))
+        except OSError:
+            pass   # reported when it is preprocessed
+    return SourceFile(path, flags, directory, done)
 
 
 @dataclass
@@ -39,7 +53,9 @@ def _excluded(path: str, excludes: list[str]) -> bool:
 
 
 def from_paths(paths: list[str], flags: tuple[str, ...], excludes: list[str]) -> Discovery:
-    """Files given directly, and every `*.c` below given directories, in sorted order."""
+    """Files given directly, and every `*.c` and `*.i` below given directories, in sorted order;
+    in a directory, `x.i` beside an `x.c` is left out (it is most likely the `.c`'s own
+    preprocessed output, as `gcc -save-temps` leaves it), with a note."""
     found = Discovery()
     seen: set[str] = set()
     for given in paths:
@@ -47,7 +63,12 @@ def from_paths(paths: list[str], flags: tuple[str, ...], excludes: list[str]) ->
             candidates = []
             for root, dirs, names in os.walk(given):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                candidates += [os.path.join(root, n) for n in names if n.endswith(C_SUFFIXES)]
+                for n in sorted(names):
+                    if n.endswith(".i") and n[:-2] + ".c" in names:
+                        found.notes.append(f"{os.path.join(root, n)}: note: skipped, "
+                                           f"{n[:-2]}.c beside it is checked")
+                    elif n.endswith(C_SUFFIXES):
+                        candidates.append(os.path.join(root, n))
         elif os.path.exists(given):
             candidates = [given]
         else:
@@ -57,7 +78,7 @@ def from_paths(paths: list[str], flags: tuple[str, ...], excludes: list[str]) ->
         for path in sorted(os.path.abspath(c) for c in candidates):
             if path not in seen and not _excluded(path, excludes):
                 seen.add(path)
-                found.files.append(SourceFile(path, flags, os.path.dirname(path)))
+                found.files.append(source(path, flags, os.path.dirname(path)))
     return found
 
 
@@ -95,9 +116,9 @@ def from_compile_commands(db_path: str, extra: tuple[str, ...], excludes: list[s
         if path in seen or _excluded(path, excludes):
             continue
         seen.add(path)
-        args = entry.get("arguments") or split_command(entry.get("command", ""))
+        args = entry.get("arguments") or shlex.split(entry.get("command", ""))
         flags = tuple(_absolute_includes(_pp_flags(args[1:]), directory)) + extra
-        found.files.append(SourceFile(path, flags, directory))
+        found.files.append(source(path, flags, directory))
     found.files.sort(key=lambda f: f.path)
     return found
 
@@ -117,14 +138,7 @@ def _absolute_includes(flags: tuple[str, ...], directory: str):
 def relative_to(root: str):
     """Paths as reports show them: relative to --root when inside it, else absolute."""
     root = os.path.abspath(root)
-    seen: dict[str, str] = {}   # asked once per statement: 1.5 s of lowering SQLite otherwise
-
-    def rel(path: str) -> str:
-        got = seen.get(path)
-        if got is None:
-            got = seen[path] = _relative(path, root)
-        return got
-    return rel
+    return lambda path: _relative(path, root)
 
 
 def _relative(path: str, root: str) -> str:
@@ -132,40 +146,3 @@ def _relative(path: str, root: str) -> str:
         return path
     full = os.path.abspath(path)
     return os.path.relpath(full, root) if full.startswith(root + os.sep) else full
-
-
-# A shell word as shlex.split (POSIX mode) reads it: unquoted text, a backslash and the
-# character it escapes, '...', or "..." (where a backslash escapes only `"` and itself).
-_WORD = re.compile(r"""(?:[^ \t\r\n\\'"]+|\\.|'[^']*'|"(?:[^"\\]|\\.)*")+""", re.S)
-_PIECE = re.compile(r"""[^\\'"]+|\\(.)|'([^']*)'|"((?:[^"\\]|\\.)*)["]""", re.S)
-_QUOTED_ESCAPE = re.compile(r'\\(["\\])')
-
-
-def split_command(command: str) -> list[str]:
-    """shlex.split(command), ~20x faster: a kernel file's compile command is ~100 words,
-    and shlex reads them a character at a time in Python (fs/ext2's 13: 25 ms of each
-    re-check). What the expression does not read whole (an unclosed quote) goes to shlex,
-    which raises as it always did."""
-    words, pos = [], 0
-    for m in _WORD.finditer(command):
-        if command[pos:m.start()].strip(" \t\r\n"):
-            return shlex.split(command)
-        words.append(_unquoted(m[0]))
-        pos = m.end()
-    return shlex.split(command) if command[pos:].strip(" \t\r\n") else words
-
-
-def _unquoted(word: str) -> str:
-    if not any(c in word for c in "\\'\""):
-        return word
-    out = []
-    for m in _PIECE.finditer(word):
-        if m[1] is not None:
-            out.append(m[1])
-        elif m[2] is not None:
-            out.append(m[2])
-        elif m[3] is not None:
-            out.append(_QUOTED_ESCAPE.sub(r"\1", m[3]))
-        else:
-            out.append(m[0])
-    return "".join(out)

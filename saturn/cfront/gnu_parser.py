@@ -8,6 +8,7 @@ left out (a TernaryOp whose ``iftrue`` is None), ``__label__`` declarations, ``_
 """
 from pycparser import c_ast
 from pycparser.c_parser import Coord
+from pycparserext.ext_c_lexer import GnuCLexer
 from pycparserext.ext_c_parser import Asm, GnuCParser
 
 # GNU type names that pycparser does not know; the lowering maps each to its width.
@@ -23,8 +24,51 @@ _PLAIN_QUALIFIERS = ("CONST", "VOLATILE", "RESTRICT", "__CONST", "__RESTRICT", "
                      "__VOLATILE", "__VOLATILE__")
 
 
+class SaturnLexer(GnuCLexer):
+    """GCC's `__signed__`/`__signed` (kernel UAPI headers) are `signed`; `__thread`, a storage
+    class, goes (thread-locality does not change the model). A preprocessed input keeps them
+    as the compiler left them."""
+
+    def token(self):
+        tok = super().token()
+        while tok is not None and tok.type == "ID" and tok.value == "__thread":
+            tok = super().token()
+        if tok is not None and tok.type == "ID" and tok.value in ("__signed__", "__signed"):
+            tok.type, tok.value = "SIGNED", "signed"
+        return tok
+
+
 class SaturnParser(GnuCParser):
+    lexer_class = SaturnLexer
     initial_type_symbols = GnuCParser.initial_type_symbols | EXTRA_TYPE_NAMES
+    _file_scope: dict | None = None   # `parse_in_scope`'s file scope, and what it changed
+    _changes: list | None = None
+
+    def parse_in_scope(self, text: str, filename: str, scope: dict) -> tuple[list, list]:
+        """Parse top-level declarations with `scope` (name -> whether it is a typedef name) as
+        the file scope: (their nodes, the (name, is a type) pairs they declared in it, which
+        are also made in `scope`)."""
+        self._file_scope, self._changes = scope, []
+        try:
+            return self.parse(text, filename).ext, self._changes
+        finally:
+            self._file_scope = self._changes = None
+
+    def _parse_translation_unit_or_empty(self):
+        if self._file_scope is not None:
+            self.__dict__.pop("_pending_initial_type_symbols", None)
+            self._scope_stack[0] = self._file_scope
+        return super()._parse_translation_unit_or_empty()
+
+    def _add_typedef_name(self, name, coord):
+        super()._add_typedef_name(name, coord)
+        if self._changes is not None and len(self._scope_stack) == 1:
+            self._changes.append((name, True))
+
+    def _add_identifier(self, name, coord):
+        super()._add_identifier(name, coord)
+        if self._changes is not None and len(self._scope_stack) == 1:
+            self._changes.append((name, False))
 
     def _parse_unary_expression(self):
         self._skip_extension()

@@ -1,55 +1,59 @@
-"""Parsing preprocessed text into a pycparser AST."""
+"""Parsing preprocessed text into pycparser ASTs: the whole text, or one top-level declaration
+at a time.
+
+NOTE [declaration-parse]: a declaration's parse depends only on its text, where it stands (its
+file, first line and column) and which names in it are typedef names there; the parser's file
+scope is the only state one declaration leaves for the next. `Declarations` parses the
+declarations prune.py kept one by one, each with the file scope the ones before it left, so
+that a caller may take some declarations' nodes from elsewhere (the declaration cache,
+incremental/declarations.py) and replay the names they declared instead of parsing them.
+"""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from pycparser import c_ast
 
-from ..collector import no_gc
-from .bodycache import decl_spans
 from .gnu_parser import SaturnParser
-from .preprocess import FrontEndError, text_hash
-from .prune import fewer_markers, prune_decls
+from .preprocess import FrontEndError
 
 _COORD = re.compile(r"^(?P<file>.*?):(?P<line>\d+)(?::(?P<col>\d+))?:?\s*(?P<msg>.*)$")
 
 
-@dataclass
-class TranslationUnit:
-    path: str
-    ast: c_ast.FileAST
-    text_hash: str
-    lines: int
-    pruned: str | None = None   # the text the AST was parsed from, split into `decls` (None:
-    decls: list | None = None   # the whole text was parsed), and the definitions parsed as
-    stubs: set | None = None    # stubs: NOTE [function-cache]
-    spans: list | None = None   # decl_spans(pruned, decls)
+def parse_text(text: str, path: str) -> c_ast.FileAST:
+    """The AST of a whole preprocessed text; raise FrontEndError with `file:line:col: error:`."""
+    try:
+        return SaturnParser().parse(text, path)
+    except Exception as exc:  # pycparser raises ParseError, and sometimes plain errors
+        raise FrontEndError(_compiler_style(str(exc), path)) from None
 
 
-def parse_text(text: str, path: str, bodies=None, functions=None) -> TranslationUnit:
-    """Parse preprocessed text, with the declarations and header scan `bodies` (a BodyCache)
-    has (NOTE [body-cache], NOTE [incremental-scan]) and, for the definitions `functions` (a
-    FunctionCache) has lowered, stubs; raise FrontEndError with
-    `file:line:col: error: ...`."""
-    with no_gc():
-        pruned, decls = prune_decls(text, path, bodies)
-        spans = decl_spans(pruned, decls) if bodies is not None and decls else None
-        stubs = functions.predict(pruned, decls, spans) if functions is not None and decls \
-            else set()
+class Declarations:
+    """The file scope of a text parsed one declaration at a time (NOTE [declaration-parse])."""
+
+    def __init__(self, path: str):
+        self.path, self.parser = path, SaturnParser()
+        self.scope: dict[str, bool] = dict.fromkeys(SaturnParser.initial_type_symbols, True)
+        self.last: list = []   # the names the last declaration parsed declared
+
+    def parse(self, text: str, file: str, line: int, column: int) -> tuple[list, list]:
+        """(the nodes of `text`, a declaration starting at `line`:`column` of `file` as a line
+        marker names it, the names it declared); raise FrontEndError."""
+        placed = f'# {line} "{file}"\n' + " " * (column - 1) + text
         try:
-            ast = bodies.parse(pruned, decls, path, stubs, spans) \
-                if bodies is not None and decls else None
-            if ast is None:   # (NOTE [fewer-markers] in prune.py)
-                ast, stubs = SaturnParser().parse(fewer_markers(pruned), path), set()
-        except Exception:  # NOTE [lazy-headers]: a wrong guess costs time, not the file
-            try:
-                ast, decls = SaturnParser().parse(fewer_markers(text), path), None
-            except Exception as exc:  # pycparser raises ParseError, and sometimes plain errors
-                raise FrontEndError(_compiler_style(str(exc), path)) from None
-    return TranslationUnit(path, ast, text_hash(text), text.count("\n"),
-                           pruned if decls else None, decls or None, stubs if decls else set(),
-                           spans if decls else None)
+            nodes, self.last = self.parser.parse_in_scope(placed, self.path, self.scope)
+            return nodes, self.last
+        except Exception as exc:
+            raise FrontEndError(_compiler_style(str(exc), self.path)) from None
+
+    def declare(self, names) -> None:
+        """What parsing a declaration that declared `names` would have left in the scope."""
+        self.scope.update(names)
+
+    def types_among(self, names) -> list[str]:
+        """The typedef names among `names` here (what parsing a text with them depends on)."""
+        scope = self.scope
+        return sorted(n for n in names if scope.get(n))
 
 
 def _compiler_style(message: str, path: str) -> str:

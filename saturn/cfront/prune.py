@@ -1,24 +1,23 @@
-"""Dropping the header declarations a file never needs, before parsing.
+"""Choosing the header declarations a file needs, before parsing.
 
-NOTE [lazy-headers]: a kernel file's preprocessed text is ~55k lines, nearly all of it header
-declarations the file never uses (prototypes, structs, enums, static inlines); parsing them was
-most of the front end's time. A token scan (no parse) splits the text into top-level
+NOTE [lazy-headers]: a kernel file's preprocessed text is tens of thousands of lines, nearly
+all of it header declarations the file never uses (prototypes, structs, enums, static inlines),
+so only what the file needs is parsed. A token scan (no parse) splits the text into top-level
 declarations, guesses the names each declares (declarator names, struct/union/enum tags,
 enumerators; a guess may name too much, never too little while the typedefs are known) and
-collects every identifier each mentions. The main file's declarations are kept, and then every
-declaration declaring a name a kept one mentions, to a fixed point. The rest become blank lines
-(line markers kept), so lines do not move. Mentioning is a superset of using, so every type,
-enumerator, global and body the lowering can need stays; the lowering then lowers only bodies
-something calls (ir/lower.py). On text it cannot split, or when the pruned text does not parse
-(parse.py), the whole text is used.
+collects every identifier each mentions. The file's own declarations (NOTE [own-files] in
+markers.py) are kept, and then every declaration declaring a name a kept one mentions, to a
+fixed point; only those are parsed (parse.py). Mentioning is a superset of using, so every
+type, enumerator, global and body the lowering can need stays; the lowering then lowers only
+bodies something calls (ir/lower.py). On text it cannot split, or when a kept declaration does
+not parse alone, the whole text is parsed.
 """
 from __future__ import annotations
 
 import re
 
 from .gnu_parser import EXTRA_TYPE_NAMES
-from .preprocess import LINE_MARKER
-from .scanmemo import scan
+from .markers import LINE_MARKER
 
 _TOKEN = re.compile(r"""(?P<marker>^\#[^\n]*$)|(?P<str>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')"""
                     r"""|(?P<num>\d[\w.]*)|(?P<id>[A-Za-z_]\w*)|(?P<p>[{}()\[\];=,])""", re.M)
@@ -42,115 +41,56 @@ class _Unbalanced(Exception):
 
 
 class _Decl:
-    """A top-level declaration: its span, whether it is in the main file, whether it is a
-    function definition (`body`), and the typedef names it mentions that were known before it
-    (`types`: with its text, all its parse depends on; NOTE [body-cache] in bodycache.py).
-    `declared` and `mentions` are sets while it is read, tuples once it is complete (the
-    memo's pickle loads those ~3x faster: NOTE [incremental-scan])."""
-    __slots__ = ("start", "end", "main", "typedef", "declared", "mentions", "body", "types")
+    """A top-level declaration: its span, whether it is the file's own (`main`), whether it is
+    a function definition (`body`). `declared` and `mentions` are sets while it is read,
+    tuples once it is complete."""
+    __slots__ = ("start", "end", "main", "typedef", "declared", "mentions", "body")
 
     def __init__(self, start: int, main: bool):
         self.start, self.end, self.main, self.typedef = start, start, main, False
         self.declared: set[str] = set()
         self.mentions: set[str] = set()
-        self.body, self.types = False, frozenset()
-
-    def __getstate__(self):
-        return (self.start, self.end, self.main, self.typedef, self.declared, self.mentions,
-                self.body, self.types)
-
-    def __setstate__(self, state):
-        (self.start, self.end, self.main, self.typedef, self.declared, self.mentions,
-         self.body, self.types) = state
+        self.body = False
 
 
-def decl_states(decls: list) -> list[tuple]:
-    """The declarations as they are now (prune_decls moves the kept ones afterwards)."""
-    return [d.__getstate__() for d in decls]
+
+def kept_declarations(text: str, own: set[str]) -> list[_Decl] | None:
+    """The top-level declarations of `text` a file whose own text the markers name `own` needs
+    (NOTE [lazy-headers]), in order; None if the text could not be split."""
+    decls = declarations(text, own)
+    return None if decls is None else needed(decls)
 
 
-def decls_from(states: list[tuple]) -> list[_Decl]:
-    out = []
-    for state in states:
-        d = _Decl.__new__(_Decl)
-        d.__setstate__(state)
-        out.append(d)
-    return out
-
-
-def prune(text: str, main_file: str) -> str:
-    """The text with the header declarations nothing needs turned into blank lines."""
-    return prune_decls(text, main_file)[0]
-
-
-def prune_decls(text: str, main_file: str, memo=None):
-    """(the pruned text, the declarations kept in it in order, or None if it could not be
-    split). `memo` keeps the file's last scan (NOTE [incremental-scan])."""
+def declarations(text: str, own: set[str], known: list = ()) -> list[_Decl] | None:
+    """Every top-level declaration of `text`; `known`: its first ones, scanned before (their
+    text unchanged since), after which the scan goes on. None if the text could not be split."""
+    scanner = _Scanner(own)
+    for d in known:
+        if d.typedef:
+            scanner.typedefs.update(d.declared)
+    pos = known[-1].end if known else 0
     try:
-        decls = _scan(text, main_file, memo)
+        return list(known) + [d for d, _ in scanner.decls(text, pos, _own_at(text, pos, own))]
     except _Unbalanced:
-        return text, None
+        return None
+
+
+def needed(decls: list[_Decl]) -> list[_Decl]:
+    """The declarations the file's own ones need, to a fixed point (NOTE [lazy-headers])."""
     keep = _needed(decls)
-    out, last, size, kept = [], 0, 0, []
-    for i, d in enumerate(decls):
-        if i in keep:   # copied as it is: its place moves by what was blanked before it
-            d.start, d.end = d.start + size - last, d.end + size - last
-            kept.append(d)
-            continue
-        out += [text[last:d.start], blank_span(text[d.start:d.end], text[d.end:d.end + 1] != "\n")]
-        size, last = size + len(out[-2]) + len(out[-1]), d.end
-    out.append(text[last:])
-    return "".join(out), kept
+    return [d for i, d in enumerate(decls) if i in keep]
 
 
-def _scan(text: str, main_file: str, memo) -> list:   # NOTE [incremental-scan] in scanmemo.py
-    return scan(_Scanner(main_file), text, main_file, memo)
-
-
-def headers_end(text: str, main_file: str) -> int:
-    """Past the last line marker returning to the main file from an #include (gcc's flag 2;
-    0 if none). A search from the end: a pass over every marker took 50 ms of a kernel file."""
-    at = text.rfind(f'"{main_file}" 2\n')
+def _own_at(text: str, pos: int, own: set[str]) -> bool:
+    """Whether the file's own text is current at `pos` (before any marker, it is)."""
+    at = text.rfind("\n#", 0, pos)
     while at >= 0:
-        start = text.rfind("\n", 0, at) + 1
-        m = LINE_MARKER.match(text, start)
-        if m and m.end() == at + len(main_file) + 2:
-            return text.find("\n", at) + 1
-        at = text.rfind(f'"{main_file}" 2\n', 0, at)
-    return 0
-
-
-# NOTE [fewer-markers]: pruned and stubbed text keeps its lines (line markers on theirs, the
-# rest blank) so that what is parsed keeps its coordinates; zstd's stubbed text at an edit is
-# 46k lines, 2,700 of them markers, around 8k lines of code, and the parser's lexer takes
-# blank lines a character at a time and a marker in ~8 us. A marker followed only by blank
-# lines up to the next one sets nothing that one does not set again, and blank lines after a
-# marker only count: what is parsed is the text without the first, and with the second
-# counted in the marker's line (its file and flags kept). zstd: parse 48 -> 25 ms.
-_QUOTED = r'"(?:[^"\\\n]|\\.)*"'
-_DOMINATED = re.compile(r'\n#[ \t]*\d+[ \t]+' + _QUOTED + r'[^\n]*(?:\n[ \t]*)*'
-                        r'(?=\n#[ \t]*\d+[ \t]+")')
-_BLANKS_AFTER = re.compile(r'\n#[ \t]*(\d+)([ \t]+' + _QUOTED + r'[^\n]*)((?:\n[ \t]*)+)(?=\n)')
-
-
-def fewer_markers(text: str) -> str:
-    """The text with each marker followed only by blank lines up to another one dropped, and
-    the blank lines after the others counted in their line (NOTE [fewer-markers]); the same
-    coordinates follow. (Searches starting at a newline and `#` run ~20x faster than ones
-    trying every line: 6 ms for zstd's 230 KB.)"""
-    text = _DOMINATED.sub("", "\n" + text)
-    return _BLANKS_AFTER.sub(lambda m: f"\n# {int(m[1]) + m[3].count(chr(10))}{m[2]}", text)[1:]
-
-
-def blank_span(span: str, pad: bool) -> str:
-    """The span's line markers on their lines, every other line empty; its last line spaces,
-    if more follows on that line, so that keeps its column (a macro can put many functions on
-    one line)."""
-    if "#" not in span:   # no marker (most: a kernel file blanks ~8,000 declarations)
-        return "\n" * span.count("\n") + (" " * (len(span) - span.rfind("\n") - 1) if pad else "")
-    lines = span.split("\n")
-    out = [ln if LINE_MARKER.match(ln) else "" for ln in lines[:-1]]
-    return "\n".join(out + [" " * len(lines[-1]) if pad else ""])
+        m = LINE_MARKER.match(text, at + 1)
+        if m:
+            return m[2] in own
+        at = text.rfind("\n#", 0, at)
+    m = LINE_MARKER.match(text)
+    return m[2] in own if m and m.start() < pos else True
 
 
 def _needed(decls: list[_Decl]) -> set[int]:
@@ -188,8 +128,8 @@ def _closing(pattern, opener: str, text: str, start: int) -> int:
 class _Scanner:
     """One pass over the tokens; the state of the declaration being read lives here."""
 
-    def __init__(self, main_file: str):
-        self.main_file, self.typedefs = main_file, set()
+    def __init__(self, own: set[str]):
+        self.own, self.typedefs = own, set()
 
     def decls(self, text: str, pos: int = 0, in_main: bool = True):
         """Yield each declaration from `pos` (a place between declarations; `in_main`: whether
@@ -202,7 +142,7 @@ class _Scanner:
             if kind == "marker":
                 mm = LINE_MARKER.match(v)
                 if mm:
-                    in_main = mm.group(2) == self.main_file
+                    in_main = mm.group(2) in self.own
                 continue
             if kind in ("str", "num"):
                 continue
@@ -218,7 +158,6 @@ class _Scanner:
                 done = self.function_body
             if done:
                 cur.end, cur.body = pos, self.function_body
-                cur.types = frozenset(cur.mentions & self.typedefs)
                 if cur.typedef:
                     self.typedefs |= cur.declared
                 cur.declared, cur.mentions = tuple(cur.declared), tuple(cur.mentions)
@@ -233,7 +172,7 @@ class _Scanner:
         end = _closing(_BRACES, "{", text, start)
         self.decl.mentions.update(_IDENT.findall(text, start, end))  # "" for strings, numbers
         for mm in LINE_MARKER.finditer(text, start, end):  # `#include` inside a body
-            in_main = mm.group(2) == self.main_file
+            in_main = mm.group(2) in self.own
         self.braces, self.prev = 0, "}"
         return end, in_main
 

@@ -10,54 +10,38 @@ a Dask cluster gets the program once (scattered to every worker).
 from __future__ import annotations
 
 import functools
-import hashlib
-import json
 
-from ..ir.digest import analysis_weight
-from .callgraph import call_graph
+from ..ir.graphs import lexicographic_order, strongly_connected_components
+from ..ir.loops import analysis_weight
 
 
 HITS_BEFORE_TASKS = 32
 
 
-def units(program, memo=None) -> tuple[list[tuple[str, ...]], dict[int, set[int]]]:
-    """SCCs as sorted tuples in a deterministic bottom-up order, and each unit's callee units.
-    `memo` (saturn/cache.py's ResultCache) keeps the last order by the call graph's shape, so a
-    re-check whose calls did not change needs no networkx (NOTE [startup] in logic/bdd.py)."""
+def units(program) -> tuple[list[tuple[str, ...]], dict[int, set[int]]]:
+    """SCCs as sorted tuples in a deterministic bottom-up order (callees first; among the
+    units ready, the one whose first member's key is smallest), and each unit's callee units."""
     fns = program.functions
-    shape = hashlib.sha256("\n".join(
-        k + "\t" + " ".join(sorted(c for c in fns[k].callees if c in fns))
-        for k in sorted(fns)).encode()).hexdigest()
-    kept = memo.stored_order(shape) if memo is not None else None
-    if kept is not None:
-        members, deps = json.loads(kept)
-        return [tuple(m) for m in members], {i: set(d) for i, d in enumerate(deps)}
-    members, deps = _condensed(program)
-    if memo is not None:
-        memo.store_order(shape, json.dumps([members, [sorted(deps[i]) for i in
-                                                       range(len(members))]]))
-    return members, deps
+    succ = {k: sorted(c for c in fns[k].callees if c in fns) for k in sorted(fns)}
+    members = [tuple(sorted(c)) for c in strongly_connected_components(list(succ), succ)]
+    unit_of = {k: i for i, ms in enumerate(members) for k in ms}
+    callees = {i: {unit_of[c] for k in ms for c in succ[k]} - {i} for i, ms in enumerate(members)}
+    callers: dict[int, list[int]] = {i: [] for i in callees}
+    for i, cs in callees.items():
+        for c in cs:
+            callers[c].append(i)
+    order = lexicographic_order(list(callees), callers, key=lambda i: members[i][0])
+    index = {i: n for n, i in enumerate(order)}
+    return [members[i] for i in order], {index[i]: {index[c] for c in callees[i]}
+                                         for i in order}
 
 
-def _condensed(program):
-    import networkx as nx
-    g = call_graph(program)
-    cond = nx.condensation(g)
-    rank = {n: min(cond.nodes[n]["members"]) for n in cond.nodes}
-    order = list(nx.lexicographical_topological_sort(cond.reverse(copy=False),
-                                                     key=lambda n: rank[n]))
-    index = {n: i for i, n in enumerate(order)}
-    members = [tuple(sorted(cond.nodes[n]["members"])) for n in order]
-    deps = {index[n]: {index[m] for m in cond.successors(n)} for n in order}
-    return members, deps
-
-
-def run(program, runner, jobs: int, on_done, cached=None, pool=None, memo=None) -> None:
+def run(program, runner, jobs: int, on_done, cached=None, pool=None) -> None:
     """Run `runner(keys, callee_summaries) -> [results]` over every function, callees first.
     `cached(keys, summaries)` may return results without running; `on_done(results)` takes each
     function's results (in this process) and returns the summaries they contribute. Tasks go to
-    `pool` (pools.LocalPool/DaskPool) when given, else run here; `memo`: see `units`."""
-    plan = _Plan(program, on_done, cached, memo)
+    `pool` (pools.LocalPool/DaskPool) when given, else run here."""
+    plan = _Plan(program, on_done, cached)
     running = {}
     while True:
         for key, job in plan.take():
@@ -79,14 +63,13 @@ class _Plan:
     NOTE [scc-steps]: the members of a cycle run in sorted order as far as what they see goes:
     each is given the summaries of the members before it that it calls (and no others, whatever
     has finished), as one task running them all would give — so each member is looked up in the
-    cache on its own (editing one function of SQLite's 79-function cycle no longer runs all 79
-    again), and a member runs as soon as the earlier members it calls are done. The results are
-    those of running them one after another; SQLite's two cycles (134 s and 43 s of analysis)
-    were most of its critical path when they did."""
+    cache on its own (an edit of one member of a large cycle runs that member again, not the
+    cycle), and a member runs as soon as the earlier members it calls are done, not after the
+    whole cycle. The results are those of running them one after another."""
 
-    def __init__(self, program, on_done, cached, memo=None):
+    def __init__(self, program, on_done, cached):
         self.program, self.on_done, self.cached = program, on_done, cached
-        self.members, deps = units(program, memo)
+        self.members, deps = units(program)
         self.summaries: dict[str, dict] = {}
         self.waiting = {i: set(d) for i, d in deps.items()}
         self.users: dict[int, set[int]] = {i: set() for i in self.waiting}
@@ -168,9 +151,8 @@ class _Plan:
 def _priorities(program, members, users) -> dict[str, int]:
     """NOTE [critical-path]: ready functions wait for a worker by the estimated cost of the
     longest chain of callers above them (their own included), longest first — the longest
-    chain is the run's critical path. Dispatched by name, SQLite's analysis took 86 s where
-    its work on two cores was 81 s: the chain above whereScanNext waited behind cheaper
-    functions. The estimate (ir/digest.py's analysis_weight) only orders the queue: the
+    chain is the run's critical path, and a slow function high on it must not wait behind
+    cheaper ones. The estimate (ir/loops.py's analysis_weight) only orders the queue: the
     results do not depend on it (NOTE [determinism])."""
     fns = program.functions
     rank: dict[int, int] = {}

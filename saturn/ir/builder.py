@@ -33,9 +33,8 @@ class Builder:
         self.inits: list = []         # (name, slot, constant, line): NOTE [init-sites]
         self.temps = 0
         self.locals: list[N.Symbol] = []
-        # id(Const) -> (Const, id(its AST node), file): those made of a line literal, a number
-        # equal to its line (NOTE [moved-line-constants] in cfront/fnpickle.py)
-        self.line_literals: dict[int, tuple] = {}
+        # id(Const) -> id(its AST node), of the numbers equal to their line: NOTE [line-literals]
+        self.line_literals: dict[int, int] = {}
 
     def new_block(self) -> N.Block:
         b = N.Block(next(self._ids))

@@ -147,7 +147,7 @@ class TypeResolver:
             (scope if node.decls is not None or node.name is None else self._tag_scope(scope, tag)
              ).tags[tag] = st
         if node.decls is not None and not st.complete:
-            if scope.tags.get(tag) is not st:   # a tag of an outer scope: NOTE [function-cache]
+            if scope.tags.get(tag) is not st:   # a tag of an outer scope: NOTE [scope-effects]
                 self.outer_completions += 1
             st.complete_with(self._fields(node.decls, scope), packed="packed" in _attr_names(node))
         return st

@@ -1,11 +1,11 @@
-"""The graph algorithms the analysis of every function needs (loops.py), over a successor
-map {node: [successors]}: a depth-first walk (postorder, retreating edges), immediate
-dominators and the lexicographic topological order.
+"""The graph algorithms a run needs, over a successor map {node: [successors]}: a depth-first
+walk (postorder, retreating edges), immediate dominators (loops.py), strongly connected
+components and the lexicographic topological order (interproc/schedule.py).
 
-They are written here rather than taken from networkx because importing networkx is ~0.12 s,
-40 % of a re-check after a one-function edit (NOTE [startup] in logic/bdd.py); networkx still
-orders the call graph (interproc/schedule.py). tests/unit/test_graphs.py checks the last two against
-networkx on random graphs.
+NOTE [startup]: a re-check after a one-function edit takes well under a second, and importing
+networkx costs a large part of that; these few algorithms are written here instead, so a run
+never imports networkx (logic/bdd.py keeps dd from importing it). tests/unit/test_graphs.py checks
+them against networkx on random graphs: their answers are unique, so they must be equal.
 """
 from __future__ import annotations
 
@@ -84,4 +84,41 @@ def lexicographic_order(nodes, succ: dict, key) -> list:
                 heapq.heappush(heap, (key(s), s))
     if len(out) != len(indegree):
         raise ValueError("the graph has a cycle")
+    return out
+
+
+def strongly_connected_components(nodes, succ: dict) -> list[set]:
+    """The strongly connected components (Tarjan's algorithm, without recursion)."""
+    index, low, on_stack, stack, out = {}, {}, set(), [], []
+    for root in nodes:
+        if root in index:
+            continue
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        work = [(root, iter(succ.get(root, ())))]
+        while work:
+            node, it = work[-1]
+            nxt = next(it, None)
+            if nxt is not None:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = len(index)
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(succ.get(nxt, ()))))
+                elif nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                members = set()
+                while True:
+                    m = stack.pop()
+                    on_stack.discard(m)
+                    members.add(m)
+                    if m == node:
+                        break
+                out.append(members)
     return out

@@ -1,8 +1,8 @@
 """Calls through function pointers, resolved to the functions the program stores there.
 
-NOTE [indirect-calls]: a call through a pointer was an unknown call: it kept everything and
-took no lock, so a lock wrapper behind an operations table or a callback stored in a struct
-(`wm8994->mic_id_cb = wm8958_mic_id`) was invisible to its callers. The lowering records, for
+NOTE [indirect-calls]: a call through a pointer, as an unknown call, would keep everything and
+take no lock: a lock wrapper behind an operations table or a callback stored in a struct
+(`wm8994->mic_id_cb = wm8958_mic_id`) would be invisible to its callers. The lowering records, for
 each function, the slot each of its indirect calls reads the pointer from (a struct field by
 the struct's type, a global, or a local of that function) and the functions it stores in such
 slots; a global's initialiser (a static table of operations) stores too. `link` gathers the

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
@@ -20,10 +21,11 @@ from .program import GlobalVar, Program, global_uses, mark_uses
 class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
     """Lowers one translation unit; a fresh Builder per function (the file scope has its own)."""
 
-    def __init__(self, program: Program, tu_path: str, relpath=os.path.relpath, fn_cache=None):
+    def __init__(self, program: Program, tu_path: str, relpath=os.path.relpath, own=None):
         self.program, self.tu_path, self.relpath = program, tu_path, relpath
-        # NOTE [function-cache] (cfront/fncache.py): what a body writes outside itself.
-        self.fn_cache, self.body_effects, self.new_statics = fn_cache, False, []
+        self.own = own if own is not None else {relpath(tu_path)}   # NOTE [own-files]
+        self.out = Lowered()
+        self.body_effects, self.new_statics = False, []   # NOTE [scope-effects]
         self.types = TypeResolver(self.expr_type_in)
         self.file_scope = self.scope = Scope()
         self.b = Builder(tu_path)
@@ -36,7 +38,6 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
         # thousands of static inlines and calls a few dozen.
         self.deferred: dict[str, c_ast.FuncDef] = {}
         self.lowered: list[str] = []
-        self.main_file = os.path.normpath(os.path.abspath(tu_path))
         self.expr_types: dict[int, tuple] = {}   # id(node) -> (node, type): NOTE [linear-lowering]
 
     def coord(self, node) -> N.Coord:
@@ -56,18 +57,24 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
             self.scope = saved
 
     # -- file scope ---------------------------------------------------------------------------
-    def lower_unit(self, ast: c_ast.FileAST) -> None:
+    def lower_unit(self, ast: c_ast.FileAST, roots=()) -> None:
         for ext in ast.ext:
             self.guarded(self.external, ext)
         pending = list(self.lowered)
+        for key in sorted(roots):
+            self.lower_deferred(key, pending)
         while pending:  # NOTE [lazy-headers]
             fn = self.program.functions.get(pending.pop())
             for callee in sorted(fn.callees) if fn is not None else ():
-                fdef = self.deferred.pop(callee, None)
-                if fdef is not None and callee not in self.program.functions:
-                    self.guarded(self.function, fdef, True)
-                    pending.append(callee)
+                self.lower_deferred(callee, pending)
         mark_uses(self.program, self.written, self.taken)
+
+    def lower_deferred(self, key: str, pending: list) -> None:
+        """Lower the header body of `key` if it waits, and walk its callees next."""
+        fdef = self.deferred.pop(key, None)
+        if fdef is not None and key not in self.program.functions:
+            self.guarded(self.function, fdef, True)
+            pending.append(key)
 
     def guarded(self, lower, node, *args) -> None:
         try:
@@ -133,13 +140,6 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
         return g
 
     def file_decl(self, node) -> None:
-        stub = self.fn_cache.stub_index(node.name) if self.fn_cache is not None and \
-            node.name else None
-        if stub is not None:   # a definition whose IR is cached (NOTE [function-cache])
-            got = self.fn_cache.stubbed(self, stub)
-            if got is not None:
-                self.install(*got)
-            return
         t = self.types.resolve(node, self.scope)
         if node.name is None:
             return
@@ -184,54 +184,41 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
             if key not in self.program.functions:
                 self.deferred.setdefault(key, fdef)
             return
-        slot = self.fn_cache.slot(decl) if self.fn_cache is not None and not now else None
-        got = slot.load(self) if slot is not None else None
-        if got is not None:
-            self.install(*got[:3])
-        else:
-            self.definition(fdef, decl, ftype, key, slot)
+        self.definition(fdef, decl, ftype, key)
 
-    def definition(self, fdef, decl, ftype, key: str, slot) -> None:
-        """Lower a function's body; hand it to the function cache's `slot`, if any."""
+    def definition(self, fdef, decl, ftype, key: str) -> None:
+        """Lower a function's body, noting what it changed outside itself (NOTE
+        [scope-effects])."""
         mark, self.body_effects, self.new_statics = self.effects_mark(), False, []
         saved_b = self.b
         self.b, self.fn_key, self.fn_name, self.labels = Builder(self.tu_path), key, decl.name, {}
         self.scope = Scope(self.file_scope)
-        literals = self.b.line_literals
         try:
             fn = self.function_body(fdef, decl, ftype, key)
+            self.out.line_literals[key] = self.b.line_literals
         except BaseException:
-            if slot is not None:   # NOTE [function-cache]: later contexts hold all its text
-                slot.save(self, None, [], ((), ()), False)
+            self.out.impure.add(key)
             raise
         finally:
             self.b, self.scope = saved_b, self.file_scope
-        uses = self.install(fn, [])
-        if slot is not None:
-            slot.save(self, fn, self.new_statics, uses,
-                      not self.body_effects and mark == self.effects_mark(), literals)
+        self.program.add_function(fn)
+        self.lowered.append(fn.key)
+        uses = global_uses([s for blk in fn.blocks.values() for s in blk.stmts])
+        self.written |= uses[0]
+        self.taken |= uses[1]
+        self.out.statics[key] = self.new_statics
+        if self.body_effects or mark != self.effects_mark():
+            self.out.impure.add(key)
 
     def effects_mark(self) -> tuple:
-        """What lowering a pure body leaves as it was (NOTE [function-cache])."""
+        """What lowering a body that changes nothing outside itself leaves as it was."""
         return (len(self.file_scope.names), len(self.file_scope.tags),
                 self.types.outer_completions, len(self.program.lock_annotations))
 
-    def install(self, fn: N.Function, statics: list, uses=None) -> tuple:
-        """Add a function lowered now or taken from the cache; its global_uses."""
-        for g in statics:
-            self.program.add_global(g)
-        self.program.add_function(fn)
-        self.lowered.append(fn.key)
-        if uses is None:
-            uses = global_uses([s for blk in fn.blocks.values() for s in blk.stmts])
-        self.written |= uses[0]
-        self.taken |= uses[1]
-        return uses
-
     def in_main_file(self, node) -> bool:
+        """Whether the node is in the file's own text (NOTE [own-files] in cfront/markers.py)."""
         c = getattr(node, "coord", None)
-        return c is None or not c.file or \
-            os.path.normpath(os.path.abspath(c.file)) == self.main_file
+        return c is None or not c.file or self.relpath(c.file) in self.own
 
     def function_body(self, fdef, decl, ftype, key) -> N.Function:
         params = self.parameters(decl, fdef)
@@ -281,6 +268,22 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
         return params
 
 
+# NOTE [scope-effects]: lowering a function's body reads the declarations before it and, but for
+# a few constructs, writes nothing outside the function: a block-scope `extern` or prototype
+# (which C gives file-scope linkage), a tag completed in an outer scope, a lock annotation.
+# Those make the function *impure*: what follows it depends on its whole text, not its
+# prototype alone (the function cache's context, incremental/functions.py).
+@dataclass
+class Lowered:
+    """What lowering a unit leaves besides the program."""
+    tags: dict = field(default_factory=dict)      # file-scope struct and union types by tag
+    impure: set = field(default_factory=set)      # keys of impure functions (NOTE [scope-effects])
+    statics: dict = field(default_factory=dict)   # function key -> its static locals
+    # function key -> {id(Const): id(AST node)} of the constants written as their own line
+    # (`__LINE__`, as the preprocessor leaves it): NOTE [line-literals] in incremental/lines.py
+    line_literals: dict = field(default_factory=dict)
+
+
 def object_is_const(dtype) -> bool:
     """Whether the declared object itself is const: `const int x` and `int *const p` are,
     `const struct s *p` (a pointer to const, which the program may point elsewhere) is not.
@@ -291,8 +294,12 @@ def object_is_const(dtype) -> bool:
 
 
 def lower_unit(program: Program, ast: c_ast.FileAST, tu_path: str, relpath=os.path.relpath,
-               fn_cache=None) -> dict:
-    """Lower into `program`; the file scope's struct and union types by tag."""
-    lowerer = Lowerer(program, tu_path, relpath, fn_cache)
-    lowerer.lower_unit(ast)
-    return lowerer.file_scope.tags
+               own=None, roots=()) -> Lowered:
+    """Lower into `program`. `relpath` gives a line marker's name as reports show it, `own` the
+    names so shown of the file's own text (NOTE [own-files] in cfront/markers.py; default: the
+    file itself); `roots`: keys of functions lowered elsewhere whose callees' bodies in headers
+    this unit must lower (NOTE [lazy-headers])."""
+    lowerer = Lowerer(program, tu_path, relpath, own)
+    lowerer.lower_unit(ast, roots)
+    lowerer.out.tags = lowerer.file_scope.tags
+    return lowerer.out

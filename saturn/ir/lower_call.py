@@ -8,7 +8,7 @@ from . import nodes as N
 from . import types as T
 from .lower_expr import const, source_text
 
-# Calls that never return (DESIGN.md "From C to the IR"); `noreturn` declarations are added.
+# Calls that never return (docs/DESIGN.md "From C to the IR"); `noreturn` declarations are added.
 NORETURN = frozenset({
     "exit", "_exit", "_Exit", "quick_exit", "abort", "__assert_fail", "__assert_perror_fail",
     "__assert", "__assert_rtn", "longjmp", "siglongjmp", "_longjmp", "__longjmp_chk", "panic",

@@ -19,7 +19,7 @@ _GEN = c_generator.CGenerator()
 # type is known only by lowering it, so a value whose type decides what is emitted before it
 # (the temporary of `c ? x : y` with side effects) is lowered first and typed afterwards, and
 # `type_of` (sizeof, typeof, __auto_type, _Generic) remembers each node's type. Lowering an
-# operand again at every level was exponential in the nesting: the kernel's old `ilog2()`
+# operand again at every level would be exponential in the nesting: the kernel's old `ilog2()`
 # nests 64 `?:` ending in a call, and `min(min(a, b), c)` nests `typeof` in statement
 # expressions.
 
@@ -131,8 +131,8 @@ class ExprLowering:
         except ValueError:
             return N.Unknown(T.DOUBLE, "")
         c = const(value, t)
-        if node.coord is not None and text == str(node.coord.line):   # a line literal
-            self.b.line_literals[id(c)] = (c, id(node), self.coord(node).file)
+        if node.coord is not None and text == str(node.coord.line):   # (NOTE [line-literals])
+            self.b.line_literals[id(c)] = id(node)
         return c
 
     # -- operators --------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from .types import CType
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Coord:
     file: str
     line: int
@@ -23,7 +23,7 @@ class Coord:
 NO_COORD = Coord("<unknown>", 0, 0)
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class Symbol:
     """A variable. kind: local, param, global, static (file-scope or function-static), temp, rv."""
     name: str
@@ -38,119 +38,119 @@ class Symbol:
 
 
 # ---- expressions -------------------------------------------------------------------------
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Expr:
     type: CType
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Const(Expr):
     value: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Unknown(Expr):
     reason: str = ""       # non-empty: an unsupported construct, recorded as a note
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Read(Expr):
     lv: "Lvalue"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class AddrOf(Expr):
     lv: "Lvalue"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Unary(Expr):
     op: str                # neg, bnot, lnot
     a: Expr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Binary(Expr):
     op: str                # add sub mul div mod and or xor shl shr eq ne lt le gt ge land lor
     a: Expr
     b: Expr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Cast(Expr):
     a: Expr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PtrAdd(Expr):
     p: Expr
     offset: Expr           # in elements of the pointee
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PtrDiff(Expr):
     a: Expr
     b: Expr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Select(Expr):
     c: Expr
     a: Expr
     b: Expr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FuncAddr(Expr):
     name: str              # the function's key
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class StrLit(Expr):
     text: str
 
 
 # ---- lvalues -----------------------------------------------------------------------------
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Lvalue:
     type: CType
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class VarLv(Lvalue):
     sym: Symbol
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DerefLv(Lvalue):
     ptr: Expr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FieldLv(Lvalue):
     base: Lvalue
     name: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class IndexLv(Lvalue):
     base: Lvalue           # an array-typed lvalue
     index: Expr
 
 
 # ---- statements --------------------------------------------------------------------------
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Stmt:
     coord: Coord
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Assign(Stmt):
     lv: Lvalue
     value: Expr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Call(Stmt):
     lv: Lvalue | None
     func: Expr
@@ -165,20 +165,20 @@ class Call(Stmt):
 ASM_CALL = "__asm__"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Note(Stmt):
     """An unsupported construct met here; evaluation records it and goes on."""
     text: str
 
 
 # ---- terminators -------------------------------------------------------------------------
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Goto:
     target: int
     ret: Coord | None = None   # set on the jump of a `return` statement
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Branch:
     cond: Expr
     true: int
@@ -187,12 +187,12 @@ class Branch:
     text: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Stop:
     """The path ends here (a call that never returns)."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Block:
     id: int
     stmts: list = field(default_factory=list)
@@ -218,9 +218,9 @@ class Function:
     callees: set[str] = field(default_factory=set)
     fn_pointer_calls: int = 0
     text: str = ""          # normalised source text of the body (for hashing)
-    digest: str = ""        # ir/digest.py, once computed
-    line_values: tuple = ()  # NOTE [line-constants] in ir/digest.py
-    weight: int = 0         # estimated analysis cost, ir/digest.py's analysis_weight
+    digest: str = ""        # incremental/digest.py, once computed
+    line_values: tuple = ()  # NOTE [line-constants] in incremental/lines.py
+    weight: int = 0         # estimated analysis cost, loops.py's analysis_weight
     # NOTE [indirect-calls] in ir/indirect.py: the slots indirect calls read their pointer from,
     # and (slot, function key) for each function address this body stores in a slot
     indirect: tuple = ()
@@ -230,8 +230,7 @@ class Function:
 
 
 def successors(block: Block) -> list[int]:
-    """The blocks a block's terminator goes to (here, not in builder.py, so that the analysis of
-    cached functions does not import pycparser: NOTE [startup] in logic/bdd.py)."""
+    """The blocks a block's terminator goes to."""
     term = block.term
     if isinstance(term, Goto):
         return [term.target]

@@ -46,6 +46,7 @@ class Program:
     entries: set = field(default_factory=set)      # entry_points(), once the program is whole
     init_sites: dict = field(default_factory=dict)  # (name, slot) -> [(fn key, k, line)]
     lines: int = 0
+    files: set = field(default_factory=set)   # the units' own files, as reports name them
 
     def add_function(self, fn: N.Function) -> None:
         old = self.functions.get(fn.key)
@@ -72,7 +73,7 @@ class Program:
 
     def absorb(self, unit: "Program") -> None:
         """Add one translation unit lowered on its own (NOTE [unit-cache] in
-        cfront/unitcache.py): as if it had been lowered after the units already here — the
+        incremental/units.py): as if it had been lowered after the units already here — the
         first definition of a function wins, a global's uses are the union of its units'."""
         for fn in unit.functions.values():
             self.add_function(fn)
@@ -87,6 +88,7 @@ class Program:
         self.warnings += unit.warnings
         self.lowering_errors += unit.lowering_errors
         self.lines += unit.lines
+        self.files |= unit.files
 
     def entry_points(self) -> set[str]:
         """NOTE [entry-points]: functions nothing in the program returns to (`main`, and the
@@ -132,7 +134,7 @@ def lvalue_root(lv) -> N.Symbol | None:
 def global_uses(stmts) -> tuple[set, set]:
     """(keys of the globals written, keys of those whose address is taken) in `stmts`: a
     function's share of `mark_uses`, kept with it in the function cache (NOTE
-    [function-cache] in cfront/fncache.py)."""
+    [function-entries] in incremental/entries.py)."""
     written, taken = set(), set()
 
     def visit_expr(e):
@@ -145,7 +147,8 @@ def global_uses(stmts) -> tuple[set, set]:
                     taken.add(root.key)
                 stack.append(x.lv)
             elif isinstance(x, (N.Expr, N.Lvalue)):
-                stack.extend(v for v in vars(x).values() if isinstance(v, (N.Expr, N.Lvalue)))
+                stack.extend(v for v in (getattr(x, f) for f in x.__dataclass_fields__)
+                             if isinstance(v, (N.Expr, N.Lvalue)))
 
     for st in stmts:
         targets = []

@@ -5,40 +5,13 @@ it, by a per-node encoding memoised on the node (`BDD.to_expr` is exponential on
 """
 from __future__ import annotations
 
-import importlib
 import sys
-import types
 
-# NOTE [startup]: a re-check after a one-function edit is mostly the process starting, and
-# importing networkx was ~0.12 of lz4's 0.32 s. dd imports it only for its graph exports, which
-# Saturn does not use, so dd is imported with it hidden. The analysis of a function takes its
-# dominators and order from ir/graphs.py, and the call graph's order (networkx's, in
-# interproc/schedule.py) is kept in the database by the graph's shape: a re-check whose calls
-# did not change never imports networkx. Nor pycparser (~15 ms): only lowering a unit needs it
-# (unitcache.py reads its version from its source; tests/test_scale.py checks both), and it is
-# imported while the compiler preprocesses the edited file (cfront/pipeline.py). dd's modules
-# for reading expressions and copying to files (~7 ms) load when first used (`_OnUse`).
-
-
-class _OnUse(types.ModuleType):
-    """Stands in for a module until one of its attributes is read, then imports it."""
-
-    def __getattr__(self, attr):
-        if attr.startswith("__"):   # the import system's probes do not load it
-            raise AttributeError(attr)
-        if sys.modules.get(self.__name__) is self:
-            del sys.modules[self.__name__]
-        real = importlib.import_module(self.__name__)
-        self.__dict__.update(real.__dict__)
-        return getattr(real, attr)
-
-
+# dd imports networkx for graph exports Saturn does not use: it is hidden while dd is imported,
+# so a run never imports it (NOTE [startup] in ir/graphs.py).
 _hidden = "networkx" not in sys.modules
 if _hidden:
     sys.modules["networkx"] = None   # `import networkx` raises ImportError; dd goes without
-if "dd" not in sys.modules:
-    for _name in ("dd._copy", "dd._parser"):
-        sys.modules.setdefault(_name, _OnUse(_name))
 try:  # CUDD is ~20x faster; reordering stays off (on, it cost ~40x here)
     from dd import cudd as _dd
 except ImportError:  # pragma: no cover - wheels without CUDD
@@ -51,8 +24,7 @@ from .circuit import Circuit, FALSE, TRUE
 
 
 # NOTE [guard-compaction]: with reordering off, the BDD of a path guard can grow exponentially
-# along long chains of correlated branches (sqlite's whereScanNext reached 178k nodes and a
-# minute of BDD work). A merged guard over COMPACT_NODES nodes is replaced by one fresh variable
+# along long chains of correlated branches. A merged guard over COMPACT_NODES nodes is replaced by one fresh variable
 # bound to its literal: still exact (the SAT formula says what the variable means), only the
 # BDD's own simplification across that point is lost.
 COMPACT_NODES = 1500

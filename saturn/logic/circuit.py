@@ -6,8 +6,8 @@ a query needs a literal in its cone (automatic slicing, §2.3.1).
 NOTE [gate-order]: variables are numbered in creation order and the numbering shapes the CNF, so
 what the solver does within a conflict budget; whatever makes gates while iterating must iterate in
 an order fixed by the input (insertion-ordered dicts, sorted lists), never over a set of objects
-that hash by address or by salted string hashes: merging store keys from a set made the queries
-of zlib-ng's inflateBack differ from run to run (5 to 8 queries, 8 to 30 s of solving).
+that hash by address or by salted string hashes: the same input must give the same formula, or
+a budgeted query's answer, and with it a report, could differ from run to run.
 """
 from __future__ import annotations
 
@@ -104,23 +104,25 @@ class Circuit:
     def OR_all(self, lits) -> int:
         return -self.AND_all(-lit for lit in lits)
 
-    def cone_clauses(self, lits) -> list[list[int]]:
-        """Tseitin clauses for every gate under `lits` not yet emitted (explicit stack)."""
-        out = self.pending
-        self.pending = []
-        return self._tseitin([abs(x) for x in lits], self._emitted, out)
+    def cone_clauses(self, lits, emit) -> None:
+        """`emit(clause)` for the Tseitin clauses of every gate under `lits` not yet emitted
+        (explicit stack), as they are made: a cone of millions of gates is never one list."""
+        pending, self.pending = self.pending, []
+        for clause in pending:
+            emit(clause)
+        self._tseitin([abs(x) for x in lits], self._emitted, emit)
 
-    def cone_cnf(self, lits, emitted: set) -> list[list[int]]:
-        """For a second solver that records what it has in `emitted`: the clauses of `lits`' cone
-        it lacks, and on the first call every required clause with its cone."""
-        out = []
+    def cone_cnf(self, lits, emitted: set, emit) -> None:
+        """For a second solver that records what it has in `emitted`: `emit` the clauses of
+        `lits`' cone it lacks, and on the first call every required clause with its cone."""
         if not emitted:
             emitted.add(1)
-            out = [list(c) for c in self.required]
+            for clause in self.required:
+                emit(list(clause))
             lits = list(lits) + [x for c in self.required for x in c]
-        return self._tseitin([abs(x) for x in lits], emitted, out)
+        self._tseitin([abs(x) for x in lits], emitted, emit)
 
-    def _tseitin(self, stack, emitted, out) -> list[list[int]]:
+    def _tseitin(self, stack, emitted, emit) -> None:
         defs = self.defs
         while stack:
             v = stack.pop()
@@ -133,17 +135,23 @@ class Circuit:
             kind = d[0]
             if kind == "&":
                 a, b = d[1], d[2]
-                out += ([-v, a], [-v, b], [v, -a, -b])
+                emit([-v, a])
+                emit([-v, b])
+                emit([v, -a, -b])
                 stack += (abs(a), abs(b))
             elif kind == "^":
                 a, b = d[1], d[2]
-                out += ([-v, a, b], [-v, -a, -b], [v, -a, b], [v, a, -b])
+                emit([-v, a, b])
+                emit([-v, -a, -b])
+                emit([v, -a, b])
+                emit([v, a, -b])
                 stack += (a, b)
             else:
                 c, t, e = d[1], d[2], d[3]
-                out += ([-v, -c, t], [-v, c, e], [v, -c, -t], [v, c, -e], [-v, t, e], [v, -t, -e])
+                for clause in ([-v, -c, t], [-v, c, e], [v, -c, -t], [v, c, -e], [-v, t, e],
+                               [v, -t, -e]):
+                    emit(clause)
                 stack += (c, abs(t), abs(e))
-        return out
 
     def release(self) -> None:
         """Drop the gates once the function is done: millions of tuples, freed here by counting
@@ -156,7 +164,9 @@ class Circuit:
         """A constraint that always holds (e.g. an address is not zero)."""
         self.required.append(list(clause))
         self.pending.append(list(clause))
-        self.pending = self.cone_clauses(clause)  # keeps what was pending, adds the cone
+        pending = []
+        self.cone_clauses(clause, pending.append)  # what was pending, and the cone
+        self.pending = pending
 
 
 class BudgetExceeded(Exception):

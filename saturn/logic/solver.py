@@ -1,6 +1,8 @@
 """One incremental SAT session per function: clauses go in lazily, queries use assumptions."""
 from __future__ import annotations
 
+import functools
+
 import pysolvers
 from pysat.solvers import Solver
 
@@ -13,29 +15,25 @@ WHICH_MAY_ROUNDS = 12
 WHICH_MAY_CONFLICTS = 5_000   # per model; zlib-ng's inflate spent ~10 s a query otherwise
 # NOTE [model-budget]: and propagations per model, where the solver counts them (Glucose, the
 # model solver; CaDiCaL has no such limit). A model of a big formula can take a few thousand
-# conflicts at milliseconds each (whereScanNext: 26 M propagations, 8.8 s, for the first of
-# seven escape questions, all possible in the end), while every question that came out
-# impossible — the answers that sharpen a summary — was refuted within 943 k propagations over
-# SQLite's 143 functions of over 0.3 s (most within 1 k). A literal given up on takes the
-# caller's conservative answer and the rest are asked together (`Session._rounds`).
+# conflicts at milliseconds each, while the questions that come out impossible — the answers
+# that sharpen a summary — are refuted quickly (bench/RESULTS.md has the measurements that
+# set the limits). A literal given up on takes the caller's conservative answer and the rest
+# are asked together (`Session._rounds`).
 WHICH_MAY_PROPAGATIONS = 1_500_000
-# Past about this many variables a model can cost 10-70 s however few its conflicts (zlib-ng's
-# inflate, 1.7 M: seven escape queries took 220 s, two sign queries 130 s; inflateBack, 0.9 M:
-# 3.5 s a query): questions that only sharpen a summary, where a conservative answer exists,
-# are not asked (`Session.affordable`).
+# Past about this many variables a model can cost tens of seconds however few its conflicts:
+# questions that only sharpen a summary, where a conservative answer exists, are not asked
+# (`Session.affordable`).
 OPTIONAL_QUERY_VARS = 1_000_000
 # NOTE [model-solver]: `which_may` wants models of many easy satisfiable questions; the lock
-# checker's questions are mostly refutations. As the one solver, Glucose 4 was the faster at the
-# first (sqlite's whereScanNext: seven escape models 27 s -> 6.5 s) and CaDiCaL at the second
-# (sound/core's __snd_pcm_lib_xfer: 26 s vs 69 s). So past this size `which_may` runs on a
-# Glucose session of its own given only the cone of its question, one literal at a time
-# (whereScanNext, 0.78 M variables: 27 -> 11 s; inflateBack, 0.87 M: 17 -> 12 s; LZ4F_decompress,
-# 0.36 M: 3.3 -> 1.7 s). The cone is encoded and loaded again, which some formulas do not repay
-# (LZ4HC_compress_hashChain, 0.26 M: 2.0 -> 5.7 s), but over SQLite a threshold of 500,000 lost
-# 46 s to this one; the main session keeps the rest.
+# checker's questions are mostly refutations. Glucose 4 finds such models faster, CaDiCaL
+# refutes faster. So past this size `which_may` runs on a Glucose session of its own given
+# only the cone of its question, one literal at a time; the cone is encoded and loaded again,
+# which pays only on large formulas (the threshold is measured: bench/RESULTS.md); the main
+# CaDiCaL session keeps the rest.
 MODEL_SOLVER = "glucose4"
 MODEL_SOLVER_VARS = 200_000
-UNKNOWN = object()            # a query over its own budget (`may(..., budget=N)`)  # Kissat ignores assumptions; Lingeling aborts (DESIGN.md stack notes)
+# Kissat ignores assumptions and Lingeling aborts on them (docs/DESIGN.md "Stack notes").
+UNKNOWN = object()            # a query over its own budget (`may(..., budget=N)`)
 
 
 # The bindings of the two solvers used: pysat's append_formula goes through two Python calls a
@@ -44,15 +42,15 @@ _ADD_CLAUSE = {"Cadical153": ("cadical", "cadical153_add_cl"), "Glucose4": ("glu
 
 
 def _clause_adder(solver: Solver):
-    """(f, x) with f(x, clause) adding one clause straight through the solver's binding
-    (pysat's own add_clause for a solver not listed)."""
+    """A function adding one clause straight through the solver's binding (pysat's own
+    add_clause for a solver not listed)."""
     inner = solver.solver
     attr, name = _ADD_CLAUSE.get(type(inner).__name__, (None, None))
     binding = getattr(pysolvers, name, None) if name else None
     handle = getattr(inner, attr, None) if attr else None
     if binding is None or handle is None:
-        return (lambda _, clause: solver.add_clause(clause)), None
-    return binding, handle
+        return solver.add_clause
+    return functools.partial(binding, handle)
 
 
 class Model:
@@ -110,11 +108,7 @@ class Session:
         if FALSE in lits:
             return False
         self.queries += 1
-        clauses = self._cone(lits + list(observe))
-        if clauses:
-            binding, handle = self._add
-            for clause in clauses:
-                binding(handle, clause)
+        self._cone(lits + list(observe), self._add)
         limit = budget if budget is not None else self.conflict_budget
         if limit is None:
             return self.solver.solve(assumptions=lits)
@@ -128,8 +122,8 @@ class Session:
             raise BudgetExceeded("SAT conflicts")
         return result
 
-    def _cone(self, lits) -> list[list[int]]:
-        return self.circuit.cone_clauses(lits)
+    def _cone(self, lits, emit) -> None:
+        self.circuit.cone_clauses(lits, emit)
 
     def affordable(self) -> bool:
         """Whether a question with a conservative answer is worth asking (NOTE [budgets])."""
@@ -194,5 +188,5 @@ class _ModelSolver(Session):
         self.emitted: set[int] = set()
         self.prop_budget = WHICH_MAY_PROPAGATIONS
 
-    def _cone(self, lits) -> list[list[int]]:
-        return self.circuit.cone_cnf(lits, self.emitted)
+    def _cone(self, lits, emit) -> None:
+        self.circuit.cone_cnf(lits, self.emitted, emit)

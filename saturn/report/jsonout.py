@@ -1,4 +1,4 @@
-"""JSON output (DESIGN.md "Output")."""
+"""JSON output (docs/DESIGN.md "Output")."""
 from __future__ import annotations
 
 import json

@@ -1,7 +1,7 @@
 """Calls: memory effects. A callee analysed before its caller changes only the interface objects
 its summary lists (M); otherwise the documented default — the result is unknown and the call may
 change what it can reach (pointer arguments' targets and globals), but never a file-scope static
-it cannot see (DESIGN.md "From C to the IR"). Checkers' attributes are their own business."""
+it cannot see (docs/DESIGN.md "From C to the IR"). Checkers' attributes are their own business."""
 from __future__ import annotations
 
 from ..ir import nodes as N

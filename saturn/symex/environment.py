@@ -205,8 +205,8 @@ class Environment:
 # summaries carry no `next->prev->next` chains. And the list is circular: a link followed in
 # one direction from a node may lead back to the node the walk started from (its anchor: the
 # first node of the chain of links that reached it), so `list_empty(h)` (h->next == h) can hold
-# and `list_for_each(p, h)` can end; without it a walk never ended and every function with one
-# "never returned". One literal says both `y->next == h` and `h->prev == y` (so an empty list
+# and `list_for_each(p, h)` can end (else a walk would never end, nor would a function with
+# one). One literal says both `y->next == h` and `h->prev == y` (so an empty list
 # has h->prev == h too); a node first reached after h->prev was read is not among h->prev's
 # choices. Only for structs whose `next` and `prev` fields both point to the struct itself
 # (struct list_head and its kind; circular only when they are its only fields, as in

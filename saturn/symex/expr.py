@@ -160,7 +160,7 @@ def _pointer_compare(self, op, a: GLS, b: GLS):
 # NOTE [havoc-pointers]: a pointer the havoc pass (§2.6.6) made unknown points to a fresh
 # object, which no other pointer names; so a loop that walks until it is back at its start
 # (`skb != (struct sk_buff *)&queue`, a list whose nodes are not pure links) could never end,
-# and code after it was dead. Such an object's address may equal any other non-null one's: one
+# and code after it would be dead. Such an object's address may equal any other non-null one's: one
 # free literal per pair, the same each time the pair is compared. So may a function's and that
 # of what an unknown pointer points to (a callback read from a struct may be that function).
 def _may_meet(self, a: GLS, b: GLS) -> int:

@@ -71,8 +71,8 @@ def _in_view(obj: Obj) -> bool:
     offset 0 of one: `gco2th(o)`, `&cast_u(o)->h`). A field of it is named by its address's
     first object and the struct's type — ["field", "ci", "struct lua_State"] after `*param0` —
     and callers resolve that through their own view of that type (made then if they have none
-    yet). Before, a caller whose code had not made that view before the call lost the effect,
-    and paths through a union's members named one memory several ways. A field of an object
+    yet): a caller whose code made no view of that type before the call still sees the
+    effect, and paths through a union's members name one memory one way. A field of an object
     reached by a pointer carries its struct's type too: the caller's object may be untyped
     (`lk(sb->s_fs_info)`, a `void *` handed to a `struct msdos_sb_info *` parameter)."""
     if not isinstance(obj.type, T.StructT) or obj.addr.root is obj:

@@ -3,16 +3,14 @@
 NOTE [lazy-values]: most values a function stores are never read again — temporaries, dead
 locals, the fields of objects a call returned on one path, what every call may change. So the
 value of an object that differs between the states a join merges (merge.py) is a `Mux`, made
-into gates only when something reads it (`force`): SQLite's sqlite3Pragma made ~770 k multiplexer
-gates at joins, lookupName ~430 k, nearly all unread. Whatever reads a store's values goes
+into gates only when something reads it (`force`): in a large function nearly all the
+multiplexers a join would build are never read. Whatever reads a store's values goes
 through `force` (LvalueEval.read_obj, FunctionContext.stored and .locations); identity tests
 (`v is initial`) compare built values where a join of equal values must count as that value
 (`same`: interface.modified, engine._havoc, lock_apply._inherit). Attributes (checker state) stay eager.
 Building happens in the order the analysis reads, which is deterministic (NOTE [gate-order]).
-Tried and dropped: making the unknown values a call gives what it changes lazy too (ITE(g, fresh,
-old) built when read). It cut sqlite3Pragma's gates, but the leak checker reads much of memory
-at each call anyway (the callee's escapee paths), and sqlite3VdbeExec, over its formula budget
-either way, took 19-25 s instead of 9-10 s to get there: no gain over SQLite.
+The unknown values a call gives what it changes stay eager: the leak checker reads much of
+memory at each call anyway (the callee's escapee paths).
 """
 from __future__ import annotations
 

@@ -14,8 +14,8 @@ from .lazy import Mux, force
 # `i == k`, and one fresh element otherwise (arrays are not modelled in the paper, §2.2.4.4) —
 # but only elements below MAX_TRACKED_INDEX, the bound pointer arithmetic has (expr.py). Elements
 # beyond, written by constant indices, keep their values through `a[i] = ...` (a known miss,
-# tests/c/assert/far_elements.c): zlib-ng's crc32_chorba_118960_nondestructive writes elements
-# 14848.. and then makes 400 symbolic accesses over those 97, 2.5 M gates (10 s of its 10.3 s).
+# tests/c/assert/far_elements.c): a table written at large constant indices and then read
+# through many symbolic ones would make each access a multiplexer over all of them.
 
 # Struct assignment copies at most this many leaf objects (huge structs stay unknown beyond).
 COPY_LIMIT = 256

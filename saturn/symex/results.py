@@ -1,8 +1,8 @@
 """What callers may assume about a function's result (its `<engine>` summary's "result").
 
-NOTE [result-summaries]: a callee's result was a fresh unknown at every call, so `if
-(always_true()) p = malloc(..); ...; if (always_true()) free(p);` leaked on the path where the
-second call returned 0, and two calls of a pure helper with one argument could disagree. Now:
+NOTE [result-summaries]: were a callee's result a fresh unknown at every call, `if
+(always_true()) p = malloc(..); ...; if (always_true()) free(p);` would leak on the path where
+the second call returned 0, and two calls of a pure helper with one argument could disagree. So:
 - when the result's bits depend on the integer parameters' entry values alone (their circuit
   cone has no other input: no memory read, no unknown call, no havocked loop), the summary
   keeps that cone (at most MAX_GATES gates) and a caller evaluates it on its own arguments,

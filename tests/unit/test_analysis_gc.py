@@ -3,7 +3,7 @@ freed by reference counting when it ends, not left to a collector pass."""
 import gc
 
 from saturn import registry
-from saturn.cfront.unitcache import lower_text
+from saturn.incremental.units import lower_text
 from saturn.driver import analyze_one
 from saturn.logic import circuit
 from saturn.symex.engine import Options

@@ -1,5 +1,7 @@
-"""Cache keys name Saturn's source: an upgraded engine never reuses old summaries or units."""
-from saturn import cache, codehash
+"""Cache keys name Saturn's source: an upgraded engine never reuses old summaries or units
+(NOTE [one-salt])."""
+from saturn import codehash
+from saturn.incremental import results, store
 from saturn.symex.engine import Options
 
 
@@ -19,7 +21,9 @@ def test_fingerprint_follows_the_source(tmp_path, monkeypatch):
     assert codehash.code_fingerprint("pkg") != first
 
 
-def test_summary_cache_keys_change_with_the_engine_source(monkeypatch):
-    before = cache.ResultCache(None, None, [], Options(), "0.2.0").base
-    monkeypatch.setattr(cache, "code_fingerprint", lambda *folders, extra="": "an edited engine")
-    assert cache.ResultCache(None, None, [], Options(), "0.2.0").base != before
+def test_summary_and_unit_keys_change_with_the_engine_source(monkeypatch, tmp_path):
+    before = results.ResultCache(None, None, [], Options(), "0.2.0").base
+    unit_key = store.Store(str(tmp_path)).key("unit", "text")
+    monkeypatch.setattr(store, "code_fingerprint", lambda *folders, extra="": "an edited engine")
+    assert results.ResultCache(None, None, [], Options(), "0.2.0").base != before
+    assert store.Store(str(tmp_path)).key("unit", "text") != unit_key

@@ -5,8 +5,8 @@ from saturn.config import ConfigError, load_config
 
 
 def test_another_tools_pyproject_is_not_read(tmp_path, monkeypatch):
-    """A pyproject.toml that never names Saturn is not parsed (NOTE [startup]): not even a
-    broken one stops the run; one that does is read, and its errors are reported."""
+    """A pyproject.toml that never names Saturn is not parsed: not even a broken one stops the
+    run; one that does is read, and its errors are reported."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n[tool.black\n')
     assert load_config() == {}

@@ -1,5 +1,5 @@
 """NOTE [line-shift]: a function that only moved keeps its IR digest; an edited one does not."""
-from saturn.cfront.unitcache import lower_text
+from saturn.incremental.units import lower_text
 
 BODY = """struct S { int a; int b; };
 int f1(int x) { static int cnt; cnt++; return x + cnt; }
@@ -47,7 +47,7 @@ def test_loops_weigh_more_than_straight_code():
     fns = _lowered("int flat(int x) { x++; x++; x++; return x; }\n"
                    "int loop(int x) { while (x > 0) x--; return x; }\n"
                    "int two(int x) { while (x > 0) x--; for (; x < 9; x++) ; return x; }\n")
-    from saturn.ir.digest import analysis_weight
+    from saturn.ir.loops import analysis_weight
     w = {name: analysis_weight(fn) for name, fn in fns.items()}
     assert w["two"] > w["loop"] > w["flat"] > 0   # "loop" and "flat": as many statements
     assert all(fn.weight == w[name] for name, fn in fns.items())   # kept with the digest

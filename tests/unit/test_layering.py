@@ -1,4 +1,5 @@
-"""The import rules of DESIGN.md "Layout": layers import only downward."""
+"""The import rules of docs/ARCHITECTURE.md "Layers": layers import only downward, and no
+module imports itself through others."""
 import ast
 import os
 
@@ -7,17 +8,27 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 # For each package: the packages it must not import.
 FORBIDDEN = {
     "saturn/logic": ["saturn.bitvec", "saturn.memory", "saturn.symex", "saturn.ir", "checkers",
-                     "summaries"],
-    "saturn/bitvec": ["saturn.memory", "saturn.symex", "saturn.ir", "checkers", "summaries"],
-    "saturn/memory": ["saturn.symex", "checkers", "summaries"],
-    "saturn/ir": ["saturn.logic", "saturn.bitvec", "saturn.memory", "saturn.symex", "checkers"],
-    "saturn/cfront": ["saturn.logic", "saturn.symex", "checkers"],
-    "summaries": ["saturn.symex"],
+                     "summaries", "saturn.incremental", "saturn.cfront"],
+    "saturn/bitvec": ["saturn.memory", "saturn.symex", "saturn.ir", "checkers", "summaries",
+                      "saturn.incremental", "saturn.cfront"],
+    "saturn/memory": ["saturn.symex", "checkers", "summaries", "saturn.incremental",
+                      "saturn.cfront"],
+    "saturn/ir": ["saturn.logic", "saturn.bitvec", "saturn.memory", "saturn.symex", "checkers",
+                  "saturn.cfront", "saturn.incremental", "summaries"],
+    "saturn/cfront": ["saturn.ir", "saturn.incremental", "saturn.logic", "saturn.bitvec",
+                      "saturn.memory", "saturn.symex", "saturn.interproc", "checkers",
+                      "summaries"],
+    "saturn/symex": ["saturn.incremental", "saturn.cfront", "checkers", "summaries"],
+    "saturn/interproc": ["saturn.incremental", "saturn.cfront", "saturn.symex", "checkers",
+                         "summaries"],
+    "summaries": ["saturn.symex", "saturn.incremental", "saturn.cfront", "saturn.ir"],
 }
 CHECKER_ALLOWED = ("saturn.checker", "saturn.ir", "saturn.report")
 
 
-def _imports(path):
+def _imports(path, names=False):
+    """The modules `path` imports; with `names`, `from m import n` also gives `m.n` (n may be
+    a module)."""
     tree = ast.parse(open(path, encoding="utf-8").read())
     pkg = os.path.relpath(os.path.dirname(path), ROOT).replace(os.sep, ".")
     for node in ast.walk(tree):
@@ -26,9 +37,12 @@ def _imports(path):
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = pkg.split(".")[: len(pkg.split(".")) - node.level + 1]
-                yield ".".join(base + ([node.module] if node.module else []))
+                module = ".".join(base + ([node.module] if node.module else []))
             else:
-                yield node.module
+                module = node.module
+            yield module
+            if names:
+                yield from (f"{module}.{a.name}" for a in node.names)
 
 
 def _files(folder):
@@ -55,3 +69,24 @@ def test_checkers_import_only_the_plugin_interface():
             if mod.startswith(("saturn", "summaries")) and not mod.startswith(CHECKER_ALLOWED):
                 bad.append((os.path.relpath(path, ROOT), mod))
     assert not bad
+
+
+def _module(path):
+    rel = os.path.relpath(path, ROOT)[:-3].replace(os.sep, ".")
+    return rel[:-len(".__init__")] if rel.endswith(".__init__") else rel
+
+
+def test_no_import_cycles():
+    """Imports inside functions count too: a cycle that only works because one import is
+    deferred is still a cycle."""
+    import networkx as nx
+    graph = nx.DiGraph()
+    mods = {_module(p): p for folder in ("saturn", "checkers", "summaries") for p in _files(folder)}
+    for mod, path in mods.items():
+        for target in _imports(path, names=True):
+            while target and target not in mods:   # `from pkg import name`: the package
+                target = target.rpartition(".")[0]
+            if target and target != mod and not mod.startswith(target + "."):
+                graph.add_edge(mod, target)
+    cycles = [sorted(c) for c in nx.strongly_connected_components(graph) if len(c) > 1]
+    assert not cycles

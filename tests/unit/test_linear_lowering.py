@@ -35,7 +35,7 @@ def lowering_work(tmp_path, monkeypatch, code: str) -> tuple[int, int]:
     """(expressions lowered, IR statements and blocks) for `code`."""
     path = tmp_path / "t.c"
     path.write_text(code)
-    tu = parse_text(preprocess(SourceFile(str(path), (), str(tmp_path))), str(path))
+    ast = parse_text(preprocess(SourceFile(str(path), (), str(tmp_path))), str(path))
     calls = [0]
     expr = Lowerer.expr
 
@@ -44,7 +44,7 @@ def lowering_work(tmp_path, monkeypatch, code: str) -> tuple[int, int]:
         return expr(self, node)
     monkeypatch.setattr(Lowerer, "expr", counted)
     program = Program()
-    lower_unit(program, tu.ast, tu.path)
+    lower_unit(program, ast, str(path))
     size = sum(len(b.stmts) + 1 for fn in program.functions.values() for b in fn.blocks.values())
     return calls[0], size
 

@@ -1,6 +1,9 @@
 """NOTE [scc-steps]: a cycle's members see each other as if run one after another in sorted
 order, and run as soon as the earlier members they call are done."""
+import random
 from types import SimpleNamespace
+
+import pytest
 
 from saturn.interproc import schedule
 
@@ -75,30 +78,27 @@ def test_members_whose_earlier_callees_are_done_run_together():
     assert pool.waves == [["a", "b"], ["c", "d"], ["top"]]
 
 
-class _Memo:
-    """What saturn/cache.py's ResultCache keeps: the last order, by the graph's shape."""
+@pytest.mark.parametrize("seed", range(30))
+def test_the_order_is_networkx_s_condensation_in_lexicographic_order(seed):
+    """The units are the call graph's strongly connected components, callees first, the
+    ready one with the smallest first member next (what networkx's condensation and
+    lexicographical_topological_sort give: ir/graphs.py replaces them, NOTE [startup])."""
+    import networkx as nx
+    rng = random.Random(seed)
+    keys = [f"f{i}" for i in range(rng.randrange(1, 25))]
+    calls = {k: {rng.choice(keys) for _ in range(rng.randrange(0, 4))} for k in keys}
+    g = nx.DiGraph()
+    g.add_nodes_from(sorted(calls))
+    g.add_edges_from((k, c) for k in sorted(calls) for c in sorted(calls[k]))
+    cond = nx.condensation(g)
+    rank = {n: min(cond.nodes[n]["members"]) for n in cond.nodes}
+    order = list(nx.lexicographical_topological_sort(cond.reverse(copy=False),
+                                                     key=lambda n: rank[n]))
+    index = {n: i for i, n in enumerate(order)}
+    expected = ([tuple(sorted(cond.nodes[n]["members"])) for n in order],
+                {index[n]: {index[m] for m in cond.successors(n)} for n in order})
+    assert schedule.units(_program(calls)) == expected
 
-    def __init__(self):
-        self.kept = {}
-
-    def stored_order(self, shape):
-        return self.kept.get(shape)
-
-    def store_order(self, shape, order):
-        self.kept = {shape: order}
-
-
-def test_the_order_is_kept_by_the_call_graph_s_shape(monkeypatch):
-    memo = _Memo()
-    first = schedule.units(_program(CALLS), memo)
-    assert first == schedule.units(_program(CALLS))
-    computed = []
-    real = schedule._condensed
-    monkeypatch.setattr(schedule, "_condensed", lambda p: computed.append(1) or real(p))
-    assert schedule.units(_program(CALLS), memo) == first and not computed
-    other = dict(CALLS, top=set(), e={"top"})   # another graph: computed again
-    assert schedule.units(_program(other), memo) == schedule.units(_program(other)) != first
-    assert computed == [1, 1]
 
 
 def test_the_longest_chain_of_callers_is_dispatched_first():

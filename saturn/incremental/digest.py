@@ -1,39 +1,18 @@
-"""The hash of a function's IR that keys its cached results (saturn/cache.py)."""
+"""The hash of a function's IR that keys its cached results (results.py)."""
 from __future__ import annotations
 
 import hashlib
-import re
 
-from . import nodes as N
-from .loops import natural_loops
-from .types import CType
-
-NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.])")   # a decimal number in C or JSON text
-# ... or a C string or character literal (matched whole, so no number inside one is found)
-NUMBER_OR_LITERAL = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|""" +
-                               NUMBER.pattern)
-
-
-def number_as(text: str, number: str, by: str, pattern=NUMBER) -> str:
-    """`text` with each decimal number `number` (as `pattern` finds numbers) written `by`: a
-    line constant as `__LINE__`, or moved (NOTE [line-constants])."""
-    return pattern.sub(lambda m: by if m[0] == number else m[0], text)
+from ..ir import nodes as N
+from ..ir.types import CType
+from .lines import number_as
 
 
 def ir_digest(fn) -> str:
     """A hash of the function's IR (types by their keys, symbols by name: stable across runs),
-    computed once: a unit from the unit cache carries it (NOTE [unit-cache]).
-
-    NOTE [line-shift]: lines in the function's own file count from its first line, so a
-    function that only moved (lines added above it) keeps its digest; a reused result's report
-    and note lines are moved with it (saturn/cache.py).
-
-    NOTE [line-constants]: an integer constant equal to the line of its statement (in the
-    function's own file) is hashed as `__LINE__`, in the statement's text too: SQLite passes
-    __LINE__ to sqlite3CorruptError in hundreds of functions, and a line added above them
-    changed them all. Equal digests then mean equal IR up to such constants moving with their
-    lines; the values are kept in `fn.line_values`, and a result that mentions one of them is
-    not reused at another place (saturn/cache.py)."""
+    computed once and kept with the function: lines in its own file count from its first line
+    (NOTE [line-shift] in lines.py), a constant equal to its statement's line is `__LINE__`
+    and its value goes to `fn.line_values` (NOTE [line-constants])."""
     if fn.digest:
         return fn.digest
     h = hashlib.sha256()
@@ -43,18 +22,7 @@ def ir_digest(fn) -> str:
                        _stmt_sig(block.term, fn, found))).encode())
     fn.digest = h.hexdigest()[:24]
     fn.line_values = tuple(sorted(found))
-    analysis_weight(fn)   # kept with the digest, so a cached function has it without its body
     return fn.digest
-
-
-def analysis_weight(fn) -> int:
-    """NOTE [critical-path] in interproc/schedule.py: a function's analysis cost, estimated as
-    its statements times one plus its loops (unrolled, each runs its body again): among the
-    estimates tried on five corpora's measured times, the one never worse than none."""
-    if not fn.weight:
-        size = sum(len(b.stmts) + 1 for b in fn.blocks.values())
-        fn.weight = size * (1 + len(natural_loops(fn)[1]))
-    return fn.weight
 
 
 def _stmt_sig(stmt, fn, found: set):

@@ -1,7 +1,7 @@
-"""Incremental analysis: a function is reused from the summary database when its cache key — a
-hash of its IR, its callees' summaries, Saturn's version and source (codehash.py), the checkers'
-specs and the options that change results — is the one stored; every result is saved as soon as
-it is known, so a killed run loses only the functions in flight."""
+"""The result cache: a function is reused from the summary database when its cache key — a hash
+of its IR, its callees' summaries, Saturn's version and the store's salt (NOTE [one-salt] in
+store.py), the checkers' specs and the options that change results — is the one stored; every
+result is saved as soon as it is known, so a killed run loses only the functions in flight."""
 from __future__ import annotations
 
 import hashlib
@@ -11,10 +11,11 @@ from collections.abc import Mapping
 
 from summaries.store import StoreError, summary_text
 
-from .ir.digest import NUMBER, ir_digest, number_as
-from .codehash import code_fingerprint
-from .report.diagnostic import Report
-from .symex.engine import FunctionResult
+from ..report.diagnostic import Report
+from ..symex.engine import FunctionResult
+from .digest import ir_digest
+from .lines import NUMBER, number_as
+from .store import salt
 
 
 class ResultCache:
@@ -24,7 +25,7 @@ class ResultCache:
         self.checkers, self.version = checkers, version
         effects = sorted((checkers[0].shared_effects or {}).items()) if checkers else []
         self.base = hashlib.sha256("\x1f".join(
-            [version, code_fingerprint("saturn", "checkers"), options.key(), repr(effects)] +
+            [version, salt(), options.key(), repr(effects)] +
             [c.specs_fingerprint() for c in checkers]).encode()).hexdigest()
         self.keys: dict[str, str] = {}
         self.digests: dict[str, str] = {}   # function key -> digest of its summaries' text
@@ -94,14 +95,6 @@ class ResultCache:
             self.save(res)   # its rows now give the function's new place
         return res
 
-    def stored_order(self, shape: str) -> str | None:
-        """The schedule's order kept for a call graph of this shape (interproc/schedule.py)."""
-        kept = self._store(self.store.meta, "schedule")
-        return kept[len(shape) + 1:] if kept and kept.startswith(shape + " ") else None
-
-    def store_order(self, shape: str, order: str) -> None:
-        self._store(self.store.set_meta, "schedule", f"{shape} {order}")
-
     def _digest(self, summaries) -> str:
         """The digest of a unit result's summaries, as their stored text would give it."""
         return _text_digest({name: summary_text(summaries.get(name, {})) for name in self.names})
@@ -114,9 +107,8 @@ class ResultCache:
             self.moved += _moved_rows(res, self.program.functions[res.key].line, self.names)
             return   # if the run is killed first, the next one moves them again
         self.digests[res.key] = self._digest(res.summaries)
-        from .driver import store_rows
-        self._store(self.store.put, store_rows(self.program, {res.key: res}, self.checkers,
-                                               self.version, {res.key: self.keys.get(res.key, "")}))
+        self._store(self.store.put, _rows(self.program, {res.key: res}, self.checkers,
+                                          self.version, {res.key: self.keys.get(res.key, "")}))
 
     def flush(self) -> None:
         if self.moved:
@@ -136,7 +128,7 @@ _NOTE_PLACE = re.compile(r"^([^:]+):(\d+):")
 
 
 def _moved(res: FunctionResult, fn, old_line: int) -> bool:
-    """NOTE [line-shift] (saturn/ir/digest.py): a reused function that moved by `delta` lines
+    """NOTE [line-shift] (lines.py): a reused function that moved by `delta` lines
     has the lines of its reports, traces and notes inside its old extent moved by as much, and
     the line constants in the texts at those lines with them (NOTE [line-constants])."""
     delta = fn.line - old_line
@@ -164,7 +156,7 @@ def _moved(res: FunctionResult, fn, old_line: int) -> bool:
 
 
 def _mentions_moved_constants(fn, old_line: int, rows: dict) -> bool:
-    """NOTE [line-constants] (saturn/ir/digest.py): a function that moved, whose line-valued
+    """NOTE [line-constants] (lines.py): a function that moved, whose line-valued
     constants moved with it, is analysed again if its stored results mention one of the old
     values (a number in a summary, a note or a report: perhaps a counterexample's value, but
     perhaps the constant) — but for places and, in a report's texts, the line they stand at:
@@ -194,6 +186,21 @@ def _text_digest(texts: dict) -> str:
     again; a fresh result and the same result read back give the same digest."""
     return hashlib.sha256("\x1f".join(f"{k}={v}" for k, v in sorted(texts.items()))
                           .encode()).hexdigest()
+
+
+def _rows(program, results, checkers, version, cache_keys=None) -> list[tuple]:
+    """Database rows: one per (function, checker), plus the engine's own facts."""
+    rows = []
+    for key, res in results.items():
+        fn = program.functions[key]
+        names = [c.name for c in checkers] + ["<engine>"]
+        text = getattr(res.summaries, "text", None)   # a reused one's, as stored
+        for name in names:
+            reports = [r.to_record() for r in res.reports if r.checker == name]
+            rows.append((key, name, fn.name, fn.file, fn.line, (cache_keys or {}).get(key, ""),
+                         version, text(name) if text else res.summaries.get(name, {}),
+                         res.status, res.notes, reports, round(res.seconds, 4)))
+    return rows
 
 
 class StoredSummaries(Mapping):

@@ -1,0 +1,114 @@
+"""The one normalisation of lines and `__LINE__` the caches share.
+
+NOTE [line-shift]: what a cache keeps must not change when lines are added above it. A
+function's text is keyed with gcc's line markers inside it made relative to its first line, its
+context with the markers' numbers left out (functions.py); its IR is kept with coordinates in
+its own file relative to its first line (entries.py), and its digest counts them from there
+(digest.py), so a reused result's report and note lines are moved with it (results.py).
+
+NOTE [line-constants]: `assert` and macros such as SQLite's SQLITE_CORRUPT_BKPT pass
+`__LINE__`, and a line added above such a function changes a number in it. In the IR's digest
+an integer constant equal to its statement's line is `__LINE__` (in the statement's text too),
+and the values met are kept in `fn.line_values`; a reused result that mentions one of them
+elsewhere than at its own place is analysed again (results.py). The function cache keys the
+exact text, unless its line literals move with it (NOTE [line-literals]).
+
+NOTE [line-literals]: a function below an added line that passes `__LINE__` (an `assert`,
+SQLite's SQLITE_CORRUPT_BKPT) changes its text, though its IR only moves. Its text is also
+keyed with its *line literals* (decimal numbers equal to the line they stand on, outside string
+and character literals) written `__LINE__` (`line_literals`), and kept under that key when its
+IR moves with its lines exactly: each literal became constants of the IR (the lowering marks
+them: ir/lower.py's Lowered), no such number is written in the text otherwise, the digest's
+line values are those, and only call and branch texts write them (entries.py `moving_part`).
+Those constants and texts are then kept relative to the function's first line. Otherwise it is
+kept under its exact text.
+"""
+from __future__ import annotations
+
+import os
+import re
+from collections import Counter
+
+from ..cfront.markers import LINE_MARKER
+
+NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.])")   # a decimal number in C or JSON text
+# ... or a C string or character literal (matched whole, so no number inside one is found)
+NUMBER_OR_LITERAL = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|""" +
+                               NUMBER.pattern)
+_MARKER_LINE = re.compile(r"(#(?<![^\n]#)\s*)\d+")   # a marker's number (as LINE_MARKER)
+
+
+def number_as(text: str, number: str, by: str, pattern=NUMBER) -> str:
+    """`text` with each decimal number `number` (as `pattern` finds numbers) written `by`: a
+    line constant as `__LINE__`, or moved (NOTE [line-constants])."""
+    return pattern.sub(lambda m: by if m[0] == number else m[0], text)
+
+
+def without_marker_lines(text: str) -> str:
+    """The text with its line markers' numbers left out (NOTE [line-shift])."""
+    return _MARKER_LINE.sub(r"\1", text) if "#" in text else text
+
+
+def relative_markers(chunk: str, file: str, first: int) -> str | None:
+    """The chunk (its first line `first` of `file`) with its line markers' numbers relative to
+    that line; None when a marker names another file (the chunk does not move as one)."""
+    if "\n#" not in chunk:
+        return chunk
+    marks = list(LINE_MARKER.finditer(chunk))
+    if len(marks) != chunk.count("\n#") or any(m[2] != file for m in marks):
+        return None
+    return LINE_MARKER.sub(lambda m: f"# +{int(m[1]) - first} \"\"", chunk)
+
+
+def decl_spans(text: str, decls) -> list[tuple[str, int, int]]:
+    """(file, first line, last line) of each declaration, as the line markers give them."""
+    markers = list(LINE_MARKER.finditer(text))
+    at = [0, "", 1, 0]   # the next marker, and the file and line at a position
+
+    def line_at(end: int) -> tuple[str, int]:
+        k, file, line, pos = at
+        while k < len(markers) and markers[k].start() < end:
+            m = markers[k]
+            file, line, pos = m.group(2), int(m.group(1)), text.find("\n", m.end()) + 1
+            k += 1
+        at[:] = k, file, line + text.count("\n", pos, end), end
+        return file, at[2]
+    out = []
+    for d in decls:
+        file, first = line_at(d.start)
+        out.append((file, first, line_at(d.end)[1]))
+    return out
+
+
+def line_literals(chunk: str, first: int) -> tuple[str, Counter, Counter]:
+    """(the chunk, its first line `first`, with its line literals written `__LINE__`; how many
+    times each number is written in it as a line literal; how many times at all) (NOTE
+    [line-literals])."""
+    marks = [int(m[1]) for m in LINE_MARKER.finditer(chunk)] if "\n#" in chunk else []
+    lo, hi = min([first] + marks), max([first] + marks) + chunk.count("\n")
+    # Most have none: a number in [lo, hi] holds their common leading digits, and one `in`
+    # rules most chunks out.
+    lead = os.path.commonprefix([str(lo), str(hi)]) if len(str(lo)) == len(str(hi)) else ""
+    if lead and lead not in chunk or \
+            not any(lo <= int(n) <= hi for n in NUMBER.findall(chunk)):
+        return chunk, Counter(), Counter()
+    own, every, out = Counter(), Counter(), chunk.split("\n")
+    for k, here, ln in _numbered(out, first):
+        for m in NUMBER_OR_LITERAL.finditer(ln):
+            if m[0][0] not in "\"'":
+                every[m[0]] += 1
+                own[m[0]] += m[0] == here
+        if here in ln:
+            out[k] = number_as(ln, here, "__LINE__", NUMBER_OR_LITERAL)
+    return "\n".join(out), +own, every
+
+
+def _numbered(lines: list, line: int):
+    """(index, its line as the markers count, as text, the line) of each line but markers."""
+    for k, ln in enumerate(lines):
+        if ln.startswith("#"):
+            m = LINE_MARKER.match(ln)
+            line = int(m[1]) if m else line + 1   # a marker names the line after it
+            continue
+        yield k, str(line), ln
+        line += 1

@@ -1,0 +1,235 @@
+"""The incremental layer: what a re-check reuses gives what a lowering from scratch gives.
+
+NOTE [function-cache]: a function of the file's own text is reused while its text and all
+before it (other bodies by their prototypes) are unchanged. NOTE [declaration-cache]: parsed
+declarations are reused while their text and the typedef names they mention are. NOTE
+[function-entries]: a unit stored with its functions as entries loads back the same. NOTE
+[direct-mode]: a file whose inputs are unchanged is not preprocessed."""
+import os
+import re
+import time
+
+import pytest
+
+from saturn.cfront.discover import SourceFile
+from saturn.incremental import units
+from saturn.incremental.store import Store
+from saturn.ir import nodes as N
+from saturn.ir.lower import Lowerer
+
+PRELUDE = ('# 1 "a.c"\n# 1 "h.h" 1\ntypedef struct S { int a; } S;\nint log_at(int);\n'
+           'static inline int hidden(int x) { return x; }\n# 4 "a.c" 2\nint counter;\n'
+           "static int helper(int x) {\n  return x + 1;\n}\n")
+F1 = "int f1(S *s) {\n  counter++;\n  return s->a + hidden(1);\n}\n"
+F2 = ("int f2(int x) {\n  static int calls;\n  calls++;\n  if (x)\n"
+      "    return log_at(__LINE__);\n  return helper(x);\n}\n")
+F3 = "int f3(int x) {\n  S t;\n  t.a = x;\n  return f1(&t) + f2(x);\n}\n"
+F4 = "int *f4(void) {\n  return &counter;\n}\n"
+
+
+def _preprocessed(text):
+    """`__LINE__` replaced by its line in a.c, as the preprocessor does (a marker gives the
+    number of the line after it)."""
+    out, line = [], None
+    for ln in text.split("\n"):
+        if ln.startswith("# "):
+            number, name = ln.split()[1:3]
+            line = int(number) if name == '"a.c"' else None
+        else:
+            ln = ln.replace("__LINE__", str(line)) if line is not None else ln
+            line = line + 1 if line is not None else None
+        out.append(ln)
+    return "\n".join(out)
+
+
+def _signature(unit):
+    fns = {k: (f.line, f.end_line, f.digest, f.line_values, f.notes, sorted(f.callees),
+               f.weight, [str(s.coord) for b in sorted(f.blocks) for s in f.blocks[b].stmts],
+               repr(sorted(((str(b), repr(blk.stmts)) for b, blk in f.blocks.items())))
+               .count("Const"))
+           for k, f in unit.functions.items()}
+    return sorted(fns.items()), sorted((k, g.written, g.address_taken, len(g.inits))
+                                       for k, g in unit.globals.items())
+
+
+_RECORDING = [True]
+
+
+@pytest.fixture
+def lowered(monkeypatch):
+    """Names of the function bodies the cached front ends lowered (not the fresh ones)."""
+    seen = []
+    real = Lowerer.definition
+
+    def counted(self, fdef, decl, ftype, key):
+        if _RECORDING[0]:
+            seen.append(decl.name)
+        return real(self, fdef, decl, ftype, key)
+    monkeypatch.setattr(Lowerer, "definition", counted)
+    return seen
+
+
+def _front(tmp_path, text, name="a.c"):
+    """The unit of `text` as a re-check makes it (the last unit of the file known), and what a
+    lowering without caches gives."""
+    path = tmp_path / name
+    path.write_text(text)
+    src = SourceFile(str(path), (), str(tmp_path), preprocessed=True)
+    front = units.FrontEnd(Store(str(tmp_path / "units")), str(tmp_path))
+    got = front.unit(src)
+    _RECORDING[0] = False
+    try:
+        fresh = _signature(units.FrontEnd(None, str(tmp_path)).unit(src))
+    finally:
+        _RECORDING[0] = True
+    return _signature(got), fresh, got
+
+
+def test_an_edited_body_is_the_only_one_lowered_again(tmp_path, lowered):
+    text = _preprocessed(PRELUDE + F1 + F2 + F3 + F4)
+    got, fresh, _ = _front(tmp_path, text)
+    assert got == fresh and lowered.count("f3") == 1
+    lowered.clear()
+    edited = _preprocessed(PRELUDE + F1 + F2 + F3.replace("  t.a = x;\n", "  t.a = x;\n  x++;\n")
+                           + F4)
+    got, fresh, _ = _front(tmp_path, edited)
+    assert got == fresh
+    # f3 again; f2's __LINE__ did not move; f4 moved a line down, and is reused there
+    assert sorted(set(lowered)) == ["f3", "hidden"]   # (a header's inline: lowered when called)
+
+
+def test_functions_below_an_added_line_move_with_their_line_literals(tmp_path, lowered):
+    """NOTE [line-literals]: f2 passes __LINE__ and moves with it; f5 also writes its
+    __LINE__'s number on another line, where it is a plain number: it is lowered again."""
+    f5 = "int f5(int x) {\n  return log_at(__LINE__)\n    + x * SAME;\n}\n"
+
+    def text(pad):
+        t = _preprocessed(PRELUDE + pad + F1 + F2 + F3 + f5)
+        return t.replace("SAME", re.findall(r"log_at\((\d+)\)\n    \+", t)[0])
+    _front(tmp_path, text(""))
+    lowered.clear()
+    got, fresh, _ = _front(tmp_path, text("\n"))
+    assert got == fresh and set(lowered) - {"hidden"} == {"f5"}
+
+
+def test_a_changed_declaration_lowers_what_follows_it_again(tmp_path, lowered):
+    _front(tmp_path, _preprocessed(PRELUDE + F1 + F2 + F3))
+    lowered.clear()
+    got, fresh, _ = _front(tmp_path, _preprocessed(PRELUDE + F1 + "long counter2;\n" + F2 + F3))
+    assert got == fresh and "f1" not in lowered and {"f2", "f3"} <= set(lowered)
+
+
+def test_an_impure_body_is_part_of_the_context_of_later_ones(tmp_path, lowered):
+    """f1 declares `ext` for the whole file: an edit of f1's other text lowers the functions
+    after it again (a pure f1's edit lowers f1 alone)."""
+    impure = F1.replace("  counter++;\n", "  extern int ext(int);\n  counter++;\n")
+    later = F3.replace("f2(x);", "f2(x) + ext(x);")
+    for f1, f3, again in ((F1, F3, {"f1"}), (impure, later, {"f1", "f2", "f3"})):
+        _front(tmp_path, _preprocessed(PRELUDE + f1 + F2 + f3))
+        lowered.clear()
+        got, fresh, _ = _front(tmp_path, _preprocessed(PRELUDE + f1.replace("s->a", "s->a + 1")
+                                                       + F2 + f3))
+        assert got == fresh and set(lowered) - {"hidden"} == again
+
+
+def test_a_body_that_became_impure_is_seen_after_lowering(tmp_path, lowered):
+    """Predicted pure from the last run, f1 now declares `ext`: f3's stub would be wrong, so
+    the unit is lowered again, with the same result as from scratch."""
+    later = F3.replace("f2(x);", "f2(x) + ext(x);")
+    _front(tmp_path, _preprocessed(PRELUDE + "int ext(int);\n" + F1 + F2 + later))
+    impure = F1.replace("  counter++;\n", "  extern int ext(int);\n  counter++;\n")
+    got, fresh, _ = _front(tmp_path, _preprocessed(PRELUDE + "\n" + impure + F2 + later))
+    assert got == fresh
+
+
+def test_a_damaged_unit_or_entry_is_made_again(tmp_path):
+    text = _preprocessed(PRELUDE + F1 + F2 + F3)
+    _front(tmp_path, text)
+    for folder, _, names in os.walk(tmp_path / "units"):
+        for name in names:
+            with open(os.path.join(folder, name), "r+b") as fh:
+                fh.seek(40)
+                fh.write(b"damaged")
+    got, fresh, _ = _front(tmp_path, text)
+    assert got == fresh
+    got, fresh, _ = _front(tmp_path, _preprocessed(PRELUDE + F1 + F2 + F3 + F4))
+    assert got == fresh
+
+
+def test_a_stored_unit_loads_with_bodies_left_as_bytes(tmp_path):
+    text = _preprocessed(PRELUDE + F1 + F2 + F3 + F4)
+    path = tmp_path / "a.c"
+    path.write_text(text)
+    src = SourceFile(str(path), (), str(tmp_path), preprocessed=True)
+    front = units.FrontEnd(Store(str(tmp_path / "units")), str(tmp_path))
+    made = _signature(front.unit(src))
+    loaded = front.load(front.last_key)
+    assert all("_body" in fn.__dict__ for k, fn in loaded.functions.items() if k[:1] == "f")
+    assert "_body" not in loaded.functions["h.h:hidden"].__dict__   # a header's: pickled whole
+    assert _signature(loaded) == made   # (reading the blocks loads the bodies)
+    assert isinstance(loaded.functions["f3"].blocks[loaded.functions["f3"].entry], N.Block)
+
+
+def test_parsed_declarations_are_reused_unless_a_name_became_a_typedef(tmp_path, monkeypatch):
+    """`sizeof (T)` parses one way when T is a typedef name, another when it is not."""
+    from saturn.cfront import parse
+    parsed = []
+    real = parse.Declarations.parse
+
+    def counted(self, text, *args):
+        if _RECORDING[0]:
+            parsed.append(text)
+        return real(self, text, *args)
+    monkeypatch.setattr(parse.Declarations, "parse", counted)
+    uses = "int size_of = sizeof (T);"
+    _front(tmp_path, _preprocessed(PRELUDE + "typedef long T;\n" + uses + "\n" + F1))
+    parsed.clear()
+    edited = F1.replace("counter++", "counter += 2")
+    got, fresh, _ = _front(tmp_path, _preprocessed(PRELUDE + "typedef long T;\n" + uses + "\n"
+                                                   + edited))
+    assert got == fresh and parsed == [edited[:-1]]   # (the others: their prototypes kept)
+    parsed.clear()
+    got, fresh, _ = _front(tmp_path, _preprocessed(PRELUDE + "enum { T = 1 };\n" + uses + "\n"
+                                                   + edited))
+    assert got == fresh and uses in parsed
+
+
+def _c_file(tmp_path):
+    (tmp_path / "inc").mkdir(exist_ok=True)
+    (tmp_path / "inc" / "h.h").write_text("int helper(int);\n")
+    (tmp_path / "a.c").write_text('#include "h.h"\nint f(int x) { return helper(x); }\n')
+    past = time.time() - 3600
+    for p in (tmp_path / "inc" / "h.h", tmp_path / "a.c"):
+        os.utime(p, (past, past))
+    return SourceFile(str(tmp_path / "a.c"), ("-Iinc",), str(tmp_path))
+
+
+def test_direct_mode_skips_the_compiler_until_an_input_changes(tmp_path):
+    src = _c_file(tmp_path)
+    store = Store(str(tmp_path / "units"))
+    front = units.FrontEnd(store, str(tmp_path))
+    assert front.known(src) is None
+    front.unit(src)
+    assert units.FrontEnd(store, str(tmp_path)).known(src) == front.last_key
+    (tmp_path / "inc" / "h.h").write_text("int helper(long);\n")
+    assert units.FrontEnd(store, str(tmp_path)).known(src) is None
+    flagged = SourceFile(src.path, src.flags + ("-DEXTRA",), src.directory)
+    assert units.FrontEnd(store, str(tmp_path)).known(flagged) is None
+
+
+def test_a_file_younger_than_the_run_is_not_listed(tmp_path):
+    src = _c_file(tmp_path)
+    (tmp_path / "a.c").write_text('#include "h.h"\nint f(int x) { return helper(x) + 1; }\n')
+    store = Store(str(tmp_path / "units"))
+    front = units.FrontEnd(store, str(tmp_path))
+    front.unit(src)
+    assert front.known(src) is None and front.manifests.last_unit(src) == front.last_key
+
+
+def test_every_field_of_a_function_is_kept_with_its_entry_or_its_body():
+    """A field added to ir.nodes.Function must be in entries.META or entries._BODY, or a
+    function loaded from the store would have its default."""
+    from dataclasses import fields
+
+    from saturn.incremental import entries
+    assert {f.name for f in fields(N.Function)} == set(entries.META) | set(entries._BODY)
