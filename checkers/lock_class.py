@@ -61,8 +61,8 @@ def held_alike(ctx, data, st, obj, c, fs):
         if other is obj or other.addr is obj.addr or other.root is obj.root or \
                 class_of(other) != cls:
             continue
-        mine = fs.is_(ctx.ev.get_attr(st, other, "#mine"), 1)
-        held = fs.is_(ctx.ev.get_attr(st, other, "#lock"), 1)
+        mine = fs.is_(ctx.get_attr(st, other, "#mine"), 1)
+        held = fs.is_(ctx.get_attr(st, other, "#lock"), 1)
         out.append((other, c.AND(mine, held)))
     return out
 

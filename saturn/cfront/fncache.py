@@ -115,8 +115,7 @@ class FunctionCache:
             return None
         (fn, statics, uses), (name, entry, notes) = got[:3], got[3]
         lowerer.file_scope.names[name] = entry
-        if notes:
-            lowerer.program.lock_annotations.setdefault(fn.key, notes)
+        lowerer.program.add_attributes(fn.key, notes)
         return fn, statics, uses
 
     def finish(self) -> None:
@@ -241,7 +240,7 @@ class _Slot:
         ir_digest(fn)
         moving = self._moving(fn, literals or {}) if len(self.keys) > 1 else None
         proto = (fn.name, lowerer.file_scope.names.get(fn.name),
-                 lowerer.program.lock_annotations.get(fn.key))
+                 lowerer.program.attributes.get(fn.key))
         own = {id(g.sym) for g in statics}
         try:
             data = dump((fn, statics, uses, proto), lowerer, fn, own, moving)

@@ -31,7 +31,8 @@ class Program:
     globals: dict[str, GlobalVar] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     lowering_errors: int = 0        # declarations skipped after an internal error
-    lock_annotations: dict = field(default_factory=dict)   # function key → [(op, steps)]
+    attributes: dict = field(default_factory=dict)   # function key → ((name, args), ...)
+    attributes_added: int = 0                        # how many add_attributes added
     dispatch: dict = field(default_factory=dict)   # function key → {slot: targets} (ir/indirect.py)
     lines: int = 0
 
@@ -69,11 +70,22 @@ class Program:
             if old is not g:
                 old.written |= g.written
                 old.address_taken |= g.address_taken
-        for key, specs in unit.lock_annotations.items():
-            self.lock_annotations.setdefault(key, specs)
+        for key, attrs in unit.attributes.items():
+            self.add_attributes(key, attrs)
         self.warnings += unit.warnings
         self.lowering_errors += unit.lowering_errors
         self.lines += unit.lines
+
+    def add_attributes(self, key: str, attrs) -> None:
+        """A declaration's attributes (saturn/ir/annotations.py), added to those of the
+        function's earlier declarations, as GCC merges them."""
+        if not attrs:
+            return
+        old = self.attributes.get(key, ())
+        new = tuple(a for a in attrs if a not in old)
+        if new:
+            self.attributes[key] = old + new
+            self.attributes_added += len(new)
 
     def add_global(self, g: GlobalVar) -> GlobalVar:
         old = self.globals.get(g.sym.key)

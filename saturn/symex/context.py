@@ -21,6 +21,7 @@ class FunctionContext:
         self.data: dict[str, object] = {}  # per-checker scratch, by checker name
         self.summaries: dict = {}          # callee key -> {checker: summary}
         self.returns: list[tuple] = []     # (guard, coord) of each `return` reached
+        self.branch_hooks: list = []       # callables (Branch, cond lit, state): on_branch
 
     # -- interface objects (§2.5.1) ----------------------------------------------------------------
     def interface_steps(self, obj, roots=None):
@@ -66,6 +67,63 @@ class FunctionContext:
     def store(self, lvalue, value, state) -> None:
         self.ev.store(lvalue, value, state)
 
+    def load(self, lvalue, state):
+        """The value of an lvalue (no load event: this is the checker reading)."""
+        return self.ev.load(lvalue, state)
+
+    def read(self, obj, state):
+        """The value an object holds in a state (its entry value if never written)."""
+        return self.ev.read_obj(obj, state)
+
+    def write(self, obj, value, guard: int, state) -> None:
+        """Store `value` into `obj` where `guard` holds."""
+        self.ev.store_obj(obj, value, guard, state)
+
+    def ite(self, cond: int, a, b):
+        """The value `a` where `cond` holds, else `b` (integers or pointers)."""
+        return self.ev.ite(cond, a, b)
+
+    # -- attributes (§2.2.5): values on addresses, merged at joins by the engine --------------------
+    def declare_attribute(self, name: str, entry) -> None:
+        """`entry((address uid, name))` gives the attribute's value where nothing set it."""
+        self.ev.attr_defaults[name] = entry
+
+    def get_attr(self, state, obj, name: str):
+        return self.ev.get_attr(state, obj, name)
+
+    def set_attr(self, state, obj, name: str, value, guard: int = TRUE) -> None:
+        self.ev.set_attr(state, obj, name, value, guard)
+
+    # -- inputs and callees --------------------------------------------------------------------------
+    @property
+    def inputs(self) -> dict:
+        """The objects the function read from its inputs so far, with their entry values."""
+        return self.env.initial_values
+
+    def input_value(self, obj):
+        """An object's entry value if the function read it from its inputs, else None."""
+        return self.env.initial_values.get(obj)
+
+    def initial(self, obj):
+        """An object's entry value (made now if the function never read it)."""
+        return self.env.initial(obj)
+
+    def param_value(self, param):
+        """A parameter's entry value if the function read it, else None."""
+        return self.env.initial_values.get(self.env.var_obj(param))
+
+    def library_effect(self, name: str | None) -> str | None:
+        """What a bodiless library function may change (Checker.library_effects)."""
+        return self.ev.library_effects.get(name)
+
+    def has_body(self, callee: str | None) -> bool:
+        return callee in self.program.functions
+
+    def attributes(self, callee: str | None) -> tuple:
+        """The attributes of a function's declaration: (name, args), an argument an integer,
+        the interface path of the parameter it names, or its text (saturn/ir/annotations.py)."""
+        return self.program.attributes.get(callee, ()) if callee else ()
+
     def pointer_slots(self, state):
         """Every pointer-valued object in a state, with its value — which may be lazy still
         (NOTE [lazy-values]): `locations` and `force` read it."""
@@ -95,6 +153,8 @@ class FunctionContext:
         self.returns.clear()
         self.ev.call_hooks.clear()
         self.ev.store_hooks.clear()
+        self.ev.load_hooks.clear()
+        self.branch_hooks.clear()
         self.data.pop("<states>", None)
         self.guards.dispose()
         self.c.release()

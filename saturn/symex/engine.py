@@ -11,7 +11,7 @@ from ..ir.loops import HAVOC, Unroller, havoc_header
 from ..logic.bdd import Guards
 from ..logic.circuit import Circuit
 from ..logic.solver import Session
-from . import interface
+from . import events, interface
 from .context import FunctionContext
 from .environment import Environment
 from .evaluator import Evaluator
@@ -99,8 +99,7 @@ def _new_context(program, fn, checkers, options, summaries):
                 if s.get("<engine>", {}).get("sign")}
     for ch in checkers:
         ev.library_effects.update(ch.shared_effects or ch.library_effects())
-    for ch in checkers:
-        ch.begin(ctx)
+    events.attach(ctx, checkers)
     return ctx
 
 
@@ -236,6 +235,8 @@ def _execute_block(ctx, block: N.Block, st: State) -> dict:
         ev.where = term.coord
         lit = ev.truth(ev.value(term.cond, st))
         ctx.branches.append((lit, st.guard, term))
+        for hook in ctx.branch_hooks:
+            hook(term, lit, st)
         cond = guards.of_lit(lit)
         t_state = st.copy(st.guard & cond)
         st.guard = st.guard & ~cond

@@ -1,13 +1,14 @@
 """The evaluator of one function: expressions, lvalues, statements, and checker attributes."""
 from __future__ import annotations
 
+from ..checker import Access
 from ..ir import nodes as N
 from ..ir import types as T
 from ..logic.circuit import TRUE
 from ..memory.locations import Obj
 from .calls import arg_values, default_call
 from .expr import ExprEval
-from .lvalues import LvalueEval
+from .lvalues import LvalueEval, through_pointer
 
 
 class Evaluator(ExprEval, LvalueEval):
@@ -23,7 +24,8 @@ class Evaluator(ExprEval, LvalueEval):
         self.returns: dict = {}          # callee → the interface object its result points to
         self.signs: dict = {}            # callee → "nonpositive" / "nonnegative" result
         self.library_effects: dict = {}  # bodiless callee → "none" / "args" (Checker API)
-        self.store_hooks = []         # callables (stmt, old pointer value, state) before a store
+        self.store_hooks = []         # callables (Access, state) before an assignment
+        self.load_hooks = []          # callables (Access, state) at a read through a pointer
         self.effects: dict = {}       # callee key -> interface paths it may modify (its M)
         self.attr_defaults = {}       # attribute name -> callable(obj_key) giving its entry value
         self.anywhere: set[int] = set()   # uids of havocked pointers' objects: NOTE [havoc-pointers]
@@ -76,11 +78,25 @@ class Evaluator(ExprEval, LvalueEval):
 
 
 def _assign(ev, stmt, st):
-    if ev.store_hooks and isinstance(stmt.lv.type, T.PtrT):
-        old = ev.load(stmt.lv, st)
-        for hook in ev.store_hooks:
-            hook(stmt, old, st)
-    ev.assign(stmt.lv, stmt.value, st)
+    if not ev.store_hooks:
+        ev.assign(stmt.lv, stmt.value, st)
+        return
+    lv, found = stmt.lv, []
+
+    def objs():
+        if not found:
+            found.append(ev.locs(lv, st))
+        return found[0]
+    old = (lambda: ev.load(lv, st)) if isinstance(lv.type, T.PtrT) else None
+    access = Access(lv, stmt.coord, through_pointer(lv), objs, old)
+    for hook in ev.store_hooks:
+        hook(access, st)
+    if found and not isinstance(lv.type, (T.StructT, T.ArrT)):
+        value = ev.value(stmt.value, st)   # the objects a hook asked for, not computed again
+        for obj, g in found[0]:
+            ev.store_obj(obj, value, g, st)
+        return
+    ev.assign(lv, stmt.value, st)
 
 
 def _call(ev, stmt, st):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..bitvec.compare import eq as bv_eq
+from ..checker import Access
 from ..bitvec.vec import const
 from ..ir import nodes as N
 from ..ir import types as T
@@ -9,6 +10,8 @@ from ..logic.circuit import FALSE, TRUE
 from ..memory.locations import Obj, child
 from .expr import MAX_TRACKED_INDEX
 from .lazy import Mux, force
+
+through_pointer = N.through_pointer
 
 # NOTE [array-elements]: a symbolic index `a[i]` names each element of `a` seen so far under
 # `i == k`, and one fresh element otherwise (arrays are not modelled in the paper, §2.2.4.4) —
@@ -32,11 +35,20 @@ class LvalueEval:
         return v if v is not None else self.env.initial(obj)
 
     def load(self, lv: N.Lvalue, st):
-        entries = self.locs(lv, st)
+        return self.load_from(self.locs(lv, st), lv, st)
+
+    def load_from(self, entries, lv: N.Lvalue, st):
+        """The value of `lv`, whose objects are `entries`."""
         if not entries:
             return self.fresh_value(lv.type)
         value = self.select([(g, self.read_obj(obj, st)) for obj, g in entries])
         return self.coerce(value, lv.type)
+
+    def loaded(self, lv: N.Lvalue, entries, st) -> None:
+        """The checkers' load event: `lv`, read through a pointer, reaches `entries`."""
+        access = Access(lv, self.where, True, lambda: entries)
+        for hook in self.load_hooks:
+            hook(access, st)
 
     def coerce(self, value, t):
         if isinstance(t, T.PtrT):
@@ -66,6 +78,8 @@ class LvalueEval:
     def copy_aggregate(self, dst: N.Lvalue, src: N.Lvalue, st) -> None:
         """RecAssign: copy every scalar leaf (fields, materialised or small array elements)."""
         dsts, srcs = self.locs(dst, st), self.locs(src, st)
+        if self.load_hooks and through_pointer(src):
+            self.loaded(src, srcs, st)
         if not dsts or not srcs:
             return
         budget = [COPY_LIMIT]

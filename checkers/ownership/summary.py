@@ -1,4 +1,4 @@
-"""Leak summaries (Fig. 2.15–2.16), inferred at the exit and applied at calls (§2.6.5.3).
+"""Ownership summaries (Fig. 2.15–2.16), inferred at the exit and applied at calls (§2.6.5.3).
 
 Beyond the paper: `returns_param` (the result is parameter i or null — Fig. 2.18's BN_copy),
 `out_alloc` (new memory handed out through `*param_i`, as asprintf and getline do) and `fields`
@@ -9,7 +9,7 @@ from __future__ import annotations
 from saturn.checker import equals_const
 from saturn.ir import types as T
 
-from .leak_escape import POINTER_HOPS, EscapeRules
+from .escape import POINTER_HOPS, EscapeRules
 
 RET = ("ret", None)
 
@@ -82,7 +82,7 @@ def _out_allocs(ctx, data, rules, g, exit_state) -> list:
     for p in ctx.fn.params:
         if not (isinstance(p.type, T.PtrT) and isinstance(p.type.target, T.PtrT)):
             continue
-        initial = ctx.env.initial_values.get(ctx.env.var_obj(p))
+        initial = ctx.param_value(p)
         for slot, _ in ctx.locations(initial) if initial is not None else []:
             value = ctx.stored(exit_state, slot)
             new = [(loc, gl) for loc, gl in ctx.locations(value) if loc.root in data.new_locs]
@@ -91,7 +91,7 @@ def _out_allocs(ctx, data, rules, g, exit_state) -> list:
                 valid = ctx.c.OR_all(ctx.c.AND(gl, data.new_locs[loc.root][0]) for loc, gl in new)
                 # `if (!*p) *p = alloc();`: only when *p was null on entry (a loop may call it
                 # again with the block it got the first time).
-                held = ctx.env.initial_values.get(slot)
+                held = ctx.input_value(slot)
                 only_if_null = held is not None and not ctx.can(g, valid, ctx.truth(held))
                 out.append([p.index, _when(ctx, g, valid, exit_state)] +
                            (["if-null"] if only_if_null else []))
@@ -127,7 +127,7 @@ def _escapees(ctx, rules, g, returned=None) -> list:
     """Parameter-reachable locations that escape by a route other than their parameter. When the
     summary says the result is parameter i, returning it is no escape (the caller sees it)."""
     by_steps: dict[str, tuple] = {}   # one query per interface path, whatever its locations
-    for obj, value in list(ctx.env.initial_values.items()):
+    for obj, value in list(ctx.inputs.items()):
         for loc, _ in ctx.locations(value):
             steps = ctx.interface_steps(loc)
             if not steps or steps[0][0] != "param" or \
@@ -189,14 +189,14 @@ def apply(ctx, checker, call, summary, escapees, args, st, held=None) -> None:
                 # A field exists only with the block that holds it.
                 inner, v2 = checker.allocate(ctx, st, call.coord, name, call.text,
                                              ctx.c.AND(ctx.c.new_var(), v))
-                ctx.ev.store_obj(slot, ctx.pointer([(inner, v2), (None, -v2)]), g, st)
+                ctx.write(slot, ctx.pointer([(inner, v2), (None, -v2)]), g, st)
     elif summary.get("returns_param") is not None and call.lv is not None:
         i = summary["returns_param"]
         if i < len(args):
             pick = ctx.c.new_var()
             pairs = [(loc, ctx.c.AND(pick, g)) for loc, g in args[i].entries] + [(None, -pick)]
             ctx.store(call.lv, ctx.pointer(pairs), st)
-    ret = ctx.ev.load(call.lv, st) if call.lv is not None else None
+    ret = ctx.load(call.lv, st) if call.lv is not None else None
     for i, when, *flags in summary.get("out_alloc", []):
         valid = ctx.c.AND(ctx.c.new_var(), when_lit(ctx, when, ret))
         if "if-null" in flags:
@@ -205,7 +205,7 @@ def apply(ctx, checker, call, summary, escapees, args, st, held=None) -> None:
                 nonnull = ctx.truth(before)
                 obj, v = checker.allocate(ctx, st, call.coord, name, call.text,
                                           ctx.c.AND_all([valid, g, -nonnull]))
-                ctx.ev.store_obj(slot, ctx.ev.ite(nonnull, before, ctx.pointer(
+                ctx.write(slot, ctx.ite(nonnull, before, ctx.pointer(
                     [(obj, v), (None, -v)])), g, st)
             continue
         checker.give_out(ctx, st, call, name, checker.slots(ctx, st, args, i), valid)
@@ -216,5 +216,5 @@ def held_out_params(ctx, summary, args, st) -> dict:
     out = {}
     for i, _, *flags in summary.get("out_alloc", []):
         if "if-null" in flags and i < len(args):
-            out[i] = [(slot, g, ctx.ev.read_obj(slot, st)) for slot, g in ctx.locations(args[i])]
+            out[i] = [(slot, g, ctx.read(slot, st)) for slot, g in ctx.locations(args[i])]
     return out

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from saturn.checker import FALSE, TRUE
 
-# The leak checker follows at most this many pointer hops: new locations along an escape route
-# here, what a kept object holds and how deep escapees are named (leak_summary.py). Deeper
+# The ownership checkers follow at most this many pointer hops: new locations along an escape route
+# here, what a kept object holds and how deep escapees are named (summary.py). Deeper
 # chains are rare; cutting them can only add a leak report (an escape not seen), and it keeps
 # summaries small (sqlite3Insert's escapees were 5,123 paths of up to 30 hops before the cut).
 POINTER_HOPS = 4
@@ -58,7 +58,7 @@ class EscapeRules:
             return self.memo[key]
         self.memo[key] = FALSE  # a cycle back to (l, X) adds no route
         fs = self.data.fs
-        out = fs.is_(self.ctx.ev.get_attr(self.st, l, ESCAPED), 1)
+        out = fs.is_(self.ctx.get_attr(self.st, l, ESCAPED), 1)
         for p, value in self.slots:
             kind, name = self.route(p)
             if kind == "local" or (kind, name) in excluded:
