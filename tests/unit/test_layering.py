@@ -1,5 +1,6 @@
 """The import rules of DESIGN.md "Layout": layers import only downward."""
 import ast
+import re
 import os
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -54,4 +55,13 @@ def test_checkers_import_only_the_plugin_interface():
         for mod in _imports(path):
             if mod.startswith(("saturn", "summaries")) and not mod.startswith(CHECKER_ALLOWED):
                 bad.append((os.path.relpath(path, ROOT), mod))
+    assert not bad
+
+
+def test_checkers_use_the_context_not_the_evaluator():
+    """A checker sees the analysis through FunctionContext's methods (saturn/checker.py), never
+    the evaluator, environment or solver session behind them."""
+    inner = re.compile(r"\bctx\.(ev|env|session)\b")
+    bad = [(os.path.relpath(path, ROOT), m.group(0)) for path in _files("checkers")
+           for m in inner.finditer(open(path, encoding="utf-8").read())]
     assert not bad
