@@ -190,6 +190,8 @@ class LockChecker(Checker):
                 self._read_again(ctx, st, obj, kind, under, call, path, text)
             self._reacquire(ctx, st, obj, kind, under)
             name = call.callee.rsplit(":", 1)[-1] if call.callee else ""
+            if kind == REL:
+                lock_class.released(ctx, self, st, obj, under)
             if kind == ACQ and mode == "w" and op == "acquire" and lock_class.tracked(name):
                 data.tracked.add(obj.addr.uid)
                 if not lock_class.nested(name, args, ctx):

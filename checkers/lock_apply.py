@@ -147,14 +147,17 @@ def _apply_lock(ctx, checker, call, lk, obj, g, old, pins, pouts, st):
     stuck = FALSE if lk.get("constructor") else c.OR(fs.is_(old, E), fs.is_(old, R))
     ctx.restrict(st, c.OR(-g, c.OR(stuck, c.OR_all(enabled))))
     path = ctx.lit(st.guard)
+    # What the callee would do if the lock were held: take it again (its rows from "locked" to
+    # an error by an acquire) or release it; their conditions on the propositions only.
+    held = fs.const(L)
     if lk.get("tracked"):   # NOTE [lock-classes]
         data.tracked.add(obj.addr.uid)
-        # Where the callee would take the lock again if it were held: its rows from "locked"
-        # to an error by an acquire, their conditions on the propositions only.
-        held = fs.const(L)
         taking = c.OR_all(_enabled(ctx, fs, row, held, pins, pouts) for row in rows
                           if row[1] == L and row[3] == E and row[4] == "acquire")
         lock_class.check(ctx, checker, st, obj, c.AND(g, taking), call, path)
+    releasing = c.OR_all(_enabled(ctx, fs, row, held, pins, pouts) for row in rows
+                         if row[1] == L and row[3] == U)
+    lock_class.released(ctx, checker, st, obj, c.AND(g, releasing))
     reported = reported_by_callee(rows)
     first_now = ctx.get_attr(st, obj, "#lockfirst")
     was_vague = fs.is_(ctx.get_attr(st, obj, "#lockvague"), 1)

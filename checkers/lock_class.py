@@ -40,7 +40,11 @@ def nested(name: str, args, ctx) -> bool:
 def class_of(obj):
     """(type of the object the path starts from, steps down to the lock), or None when the
     lock's identity is known to the function (a global, a local, new memory)."""
-    steps, cur = [], obj
+    cur = obj
+    while cur.parent is not None and cur.parent.parent is not None and \
+            cur.parent.addr is cur.addr:
+        cur = cur.parent   # `&l->raw_lock`, at the lock's own address, is the lock
+    steps = []
     while cur.parent is not None:
         steps.append(str(cur.step))
         cur = cur.parent
@@ -65,6 +69,17 @@ def held_alike(ctx, data, st, obj, c, fs):
         held = fs.is_(ctx.get_attr(st, other, "#lock"), 1)
         out.append((other, c.AND(mine, held)))
     return out
+
+
+def released(ctx, checker, st, obj, releasing: int) -> None:
+    """A release through a pointer an unknown call made up (`swap(&a, &b)` with no body) may
+    release a lock of its class this function holds: that one's state becomes vague (NOTE
+    [vague-callees] in lock_apply.py), neither an ambiguous exit nor a double unlock later."""
+    if obj.root.origin != "fresh" or obj.root.deref_of is not None:
+        return
+    data, c, fs = ctx.data[checker.name], ctx.c, ctx.data[checker.name].fs
+    for other, held in held_alike(ctx, data, st, obj, c, fs):
+        ctx.set_attr(st, other, "#lockvague", fs.const(1), c.AND(releasing, held))
 
 
 def check(ctx, checker, st, obj, taking: int, call, path) -> None:

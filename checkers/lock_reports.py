@@ -115,7 +115,9 @@ def _type_b(ctx, checker, data, uid, lk, exit_state, summary) -> None:
         base = [g, fs.is_(s0, s), lock_exists(ctx, data.locks[uid], lk["path"], exit_state),
                 *assume]
         ret_lits = [ctx.lit(gr) for gr, _ in ctx.returns]
-        locked = ctx.may(*base, fs.is_(final, L), observe=ret_lits)
+        # Held only where a release may have gone to it unseen (NOTE [lock-classes]): vague.
+        clear = -fs.is_(exit_state.attrs.get((uid, "#lockvague"), fs.const(0)), 1)
+        locked = ctx.may(*base, fs.is_(final, L), clear, observe=ret_lits)
         unlocked = ctx.may(*base, fs.is_(final, U), observe=ret_lits)
         if locked is None or unlocked is None:
             continue

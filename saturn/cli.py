@@ -39,6 +39,9 @@ def _parser() -> argparse.ArgumentParser:
     checkers.available, checkers.defaults = _Listed(registry.names), _Listed(registry.default_names)
     c.add_argument("--unroll", type=int, default=2, metavar="K",
                    help="unroll loops K times before the havoc pass (default 2)")
+    c.add_argument("--whole-program", action="store_true",
+                   help="the files checked are the whole program: a global no function writes "
+                        "and whose address is never taken keeps its initializer")
     c.add_argument("--format", choices=["text", "json", "sarif"], default="text",
                    help="output format (default text); sarif is SARIF 2.1.0")
     c.add_argument("--baseline", metavar="FILE",
@@ -183,7 +186,7 @@ def _check(args) -> int:
         from .symex.engine import Options
         gc.freeze()
     options = Options(unroll=args.unroll, conflict_budget=args.conflict_budget,
-                      timeout=args.timeout)
+                      timeout=args.timeout, whole_program=args.whole_program)
     checkers = registry.load(names or registry.default_names(), config)
     cache_factory, unit_cache, caches = None, None, []
     if store is not None:

@@ -246,6 +246,7 @@ def run_check(discovery: Discovery, checkers, options: Options, std=None, root="
     rel = relative_to(root)
     sources = {rel(src.path) for src in discovery.files}
     indirect.link(program)   # NOTE [indirect-calls]
+    program.assume_whole(options.whole_program)
     program.prune_to(sources)
     t = time.perf_counter()
     cache = cache_factory(program) if cache_factory else None

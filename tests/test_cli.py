@@ -161,3 +161,30 @@ def test_the_saturn_command_is_the_module_entry_point(tmp_path):
         assert "torn down" not in proc.stdout
         said[status] = proc.stdout + proc.stderr
     assert "1 functions" in said[0] and "--jobs must be at least 1" in said[2]
+
+
+def test_whole_program_keeps_never_written_globals(tmp_path):
+    """NOTE [whole-program]: `int global_true = 1;` that no function writes stays 1 only when the
+    files checked are the whole program; a static stays so whatever the switch."""
+    (tmp_path / "flags.c").write_text(
+        "#include <stdlib.h>\n"
+        "int global_true = 1;\n"
+        "static int static_true = 1;\n"
+        "void by_global(void) {\n"
+        "    char *p = malloc(10);\n"
+        "    if (!global_true) return;\n"
+        "    free(p);\n"
+        "}\n"
+        "void by_static(void) {\n"
+        "    char *p = malloc(10);\n"
+        "    if (!static_true) return;\n"
+        "    free(p);\n"
+        "}\n")
+
+    def leaks(*flags):
+        proc = saturn("check", "--checkers", "leak", "--format", "json", "--no-db", *flags,
+                      "flags.c", cwd=str(tmp_path))
+        assert proc.returncode == (1 if not flags else 0), proc.stderr
+        return sorted(r["function"] for r in json.loads(proc.stdout)["reports"])
+    assert leaks() == ["by_global"]
+    assert leaks("--whole-program") == []

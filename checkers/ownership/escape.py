@@ -40,6 +40,8 @@ class EscapeRules:
         steps = self.ctx.interface_steps(p)
         if steps is not None:
             head = steps[0]
+            if head[0] == "param" and len(steps) == 1:
+                return ("local", None)   # the parameter itself: the callee's own copy
             return ("param", head[1]) if head[0] == "param" else \
                 ("ret", None) if head[0] == "ret" else ("global", head[1])
         if root in self.data.new_locs:

@@ -147,6 +147,7 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
         if isinstance(t, T.ArrT) and t.count is None and isinstance(node.init, c_ast.InitList):
             t = T.ArrT(t.elem, len(node.init.exprs))
         g = self.global_var(node, t)
+        g.defined = True
         if node.init is not None:
             self.global_init(g, node)
 

@@ -16,13 +16,23 @@ class GlobalVar:
     has_init: bool = False
     written: bool = False
     address_taken: bool = False
+    defined: bool = False        # a definition (not only `extern`) is among the files checked
+    whole: bool = False          # NOTE [whole-program]
 
     @property
     def keeps_initializer(self) -> bool:
         """A static (or const) that nothing else can change keeps its initial value (or zero).
         An extern const defined in a file not checked has a value we do not know."""
         return (self.const and (self.static or self.has_init)) or \
-            (self.static and not self.written and not self.address_taken)
+            ((self.static or (self.whole and self.defined)) and not self.written and
+             not self.address_taken)
+
+
+# NOTE [whole-program]: a file-scope static that no function of its file writes, and whose
+# address is never taken, keeps its initializer: nothing else can change it. A global with
+# external linkage could be written by code that was not checked, so it keeps its initializer
+# only when the user says the files checked are the whole program (--whole-program), and then
+# only if one of them defines it: `int global_true = 1;` that nothing writes stays 1.
 
 
 @dataclass
@@ -70,6 +80,7 @@ class Program:
             if old is not g:
                 old.written |= g.written
                 old.address_taken |= g.address_taken
+                old.defined |= g.defined
         for key, attrs in unit.attributes.items():
             self.add_attributes(key, attrs)
         self.warnings += unit.warnings
@@ -86,6 +97,11 @@ class Program:
         if new:
             self.attributes[key] = old + new
             self.attributes_added += len(new)
+
+    def assume_whole(self, whole: bool) -> None:
+        """NOTE [whole-program]: the files checked are the whole program (or not)."""
+        for g in self.globals.values():
+            g.whole = whole
 
     def add_global(self, g: GlobalVar) -> GlobalVar:
         old = self.globals.get(g.sym.key)

@@ -98,10 +98,12 @@ class Session:
             return UNKNOWN
         return Model(self.solver.get_model()) if result else None
 
-    def can(self, *lits: int) -> bool:
+    def can(self, *lits: int, budget: int | None = None) -> bool:
         """Whether the lits can hold together: `may` without the model, which is a list of
-        every variable (on fs/fat's __fat_readdir a third of the time of its lock queries)."""
-        return bool(self._solve(lits, (), None))
+        every variable (on fs/fat's __fat_readdir a third of the time of its lock queries).
+        With a `budget` of conflicts, a question left open counts as possible."""
+        result = self._solve(lits, (), budget)
+        return True if result is UNKNOWN else bool(result)
 
     def _solve(self, lits, observe, budget):
         lits = [x for x in lits if x != TRUE]

@@ -9,6 +9,7 @@ from ..ir import types as T
 from ..memory import gls
 from ..memory.gls import GLS
 from ..memory.locations import child
+from . import results
 from .interface import resolve
 
 
@@ -23,7 +24,9 @@ def default_call(ev, call: N.Call, args: list, st) -> None:
         for obj, g in targets:
             ev.store_obj(obj, ev.fresh_value(obj.type, obj.display), g, st)
         if call.lv is not None:
-            ev.store(call.lv, returned_value(ev, call, args, st) or
+            summary = ev.results.get(call.callee, {})
+            ev.store(call.lv, results.at_call(ev, summary, args, call.lv.type) or
+                     returned_value(ev, call, args, st) or
                      ev.fresh_value(call.lv.type, label), st)
             returned_fields(ev, call, args, st)
             constrain_result(ev, call, st)
@@ -55,14 +58,20 @@ def returned_value(ev, call: N.Call, args: list, st):
 
 
 def constrain_result(ev, call: N.Call, st) -> None:
-    """The sign the callee's summary promises for its integer result, as an assumption."""
+    """What the callee's summary promises of its result, as an assumption: its sign, its known
+    bits, that it is not null (NOTE [result-summaries] in symex/results.py)."""
     sign = ev.signs.get(call.callee) if call.callee else None
-    value = ev.load(call.lv, st) if sign else None
-    if value is None or not hasattr(value, "bits"):
+    summary = ev.results.get(call.callee, {}) if call.callee else {}
+    if not sign and not summary:
         return
-    c = ev.c
-    neg = value.bits[-1]
-    lit = -neg if sign == "nonnegative" else c.OR(neg, c.AND_all([-b for b in value.bits]))
+    value, c = ev.load(call.lv, st), ev.c
+    lit = results.assume_known(ev, summary, value)
+    if summary.get("nonnull") and isinstance(value, GLS):
+        lit = c.AND(lit, -value.null_guard())
+    if sign and hasattr(value, "bits"):
+        neg = value.bits[-1]
+        lit = c.AND(lit, -neg if sign == "nonnegative" else
+                    c.OR(neg, c.AND_all([-b for b in value.bits])))
     st.guard = st.guard & ev.guards.of_lit(lit)
 
 

@@ -11,7 +11,7 @@ from ..ir.loops import HAVOC, Unroller, havoc_header
 from ..logic.bdd import Guards
 from ..logic.circuit import Circuit
 from ..logic.solver import Session
-from . import events, interface
+from . import events, interface, results
 from .context import FunctionContext
 from .environment import Environment
 from .evaluator import Evaluator
@@ -33,10 +33,12 @@ class Options:
     conflict_budget: int | None = 200_000
     var_budget: int | None = 3_000_000
     timeout: float | None = None      # wall-clock seconds per function (a safety net)
+    whole_program: bool = False       # NOTE [whole-program] in ir/program.py
 
     def key(self) -> str:
         """What changes results (for cache keys); the timeout only decides incompleteness."""
-        return f"unroll={self.unroll};conflicts={self.conflict_budget};vars={self.var_budget}"
+        return f"unroll={self.unroll};conflicts={self.conflict_budget};vars={self.var_budget}" + \
+            (";whole" if self.whole_program else "")
 
 
 @dataclass
@@ -53,27 +55,23 @@ class FunctionResult:
 
 
 # NOTE [havoc-passes]: a loop whose exit k iterations cannot reach (`for (i = 0; i < 8; i++)`)
-# hides the code after it; a pass that havocs it (§2.6.6) may then reach another such loop,
-# which the next pass havocs too (the loops of an init function, one after the other). Passes
-# stop when no new loop is stuck, or after MAX_PASSES. A loop is stuck when no path leaves it
-# for code that can return (`_can_leave` asks the solver).
-MAX_PASSES = 6
+# would hide the code after it. When the walk reaches the loop's havoc iteration (§2.6.6), every
+# state leaving the loop from iterations 0..k is known (they come first in the walk's order), so
+# it decides there, in the same pass: if no path left for code that can return (`_can_leave`
+# asks the solver; leaving through `panic()` does not count), the loop's changes become unknown
+# and one more iteration runs; otherwise that iteration is not walked. The loops of an init
+# function, one after the other, are each havocked as the walk meets them.
 
 
 def analyze_function(program, fn: N.Function, checkers, options: Options, summaries=None):
-    """Analyse `fn`; another pass havocs the loops whose exit k iterations could not reach
-    (NOTE [havoc-passes])."""
+    """Analyse `fn`, havocking the loops whose exit k iterations could not reach (NOTE
+    [havoc-passes])."""
     table = program.dispatch.get(fn.key)
     if table:   # NOTE [indirect-calls] in ir/indirect.py
         fn = indirect.dispatch(fn, table)
     unroller = Unroller(fn, options.unroll)
     havoc: set[int] = set()
-    for _ in range(MAX_PASSES):
-        ctx, stuck = _run(program, fn, unroller, checkers, options, summaries or {}, havoc)
-        if stuck <= havoc:
-            break
-        ctx.dispose()
-        havoc = havoc | stuck
+    ctx = _run(program, fn, unroller, checkers, options, summaries or {}, havoc)
     result = FunctionResult(fn.key, ctx.reports, dict(ctx.data.get("<summaries>", {})),
                             sorted(set(fn.notes) | ctx.ev.notes), "ok", len(havoc))
     ctx.dispose()
@@ -97,6 +95,8 @@ def _new_context(program, fn, checkers, options, summaries):
                   if s.get("<engine>", {}).get("returns")}
     ev.signs = {k: s["<engine>"]["sign"] for k, s in summaries.items()
                 if s.get("<engine>", {}).get("sign")}
+    ev.results = {k: s["<engine>"]["result"] for k, s in summaries.items()
+                  if s.get("<engine>", {}).get("result")}   # NOTE [result-summaries]
     for ch in checkers:
         ev.library_effects.update(ch.shared_effects or ch.library_effects())
     events.attach(ctx, checkers)
@@ -113,14 +113,14 @@ def _run_initializer(ev, g, obj) -> None:
 
 def _run(program, fn, unroller, checkers, options, summaries, havoc):
     """One pass over the instances live states reach, in `sort_key` order (NOTE
-    [lazy-unrolling]); returns the context and the loops whose exit k iterations missed."""
+    [lazy-unrolling]); the loops it havocs go into `havoc`."""
     ctx = _new_context(program, fn, checkers, options, summaries)
     ev, guards = ctx.ev, ctx.guards
     start = unroller.start
     pending: dict[tuple, list[State]] = {start: [State(guards.true)]}
     heap = [(unroller.sort_key(start), start)]
     entries: dict[tuple, State] = {}
-    exits, entered = {}, set()   # loop header -> guards of the states leaving it
+    exits = {}   # (loop header, context around the loop) -> guards of the states leaving it
     returning = _returning(fn)
     exit_states = []
     while heap:
@@ -131,10 +131,11 @@ def _run(program, fn, unroller, checkers, options, summaries, havoc):
         bid, ictx = key
         if ictx and ictx[-1] == (bid, 0):
             entries[(bid, ictx[:-1])] = st.copy()
-            entered.add(bid)
-        if havoc_header(key) >= 0:
-            if bid not in havoc:
+        if havoc_header(key) >= 0:   # NOTE [havoc-passes]
+            if bid not in havoc and (not _has_exit(fn, unroller.loops[bid]) or
+                                     _can_leave(ctx, exits.get((bid, ictx[:-1]), ()))):
                 continue
+            havoc.add(bid)
             _havoc(ev, st, entries.get((bid, ictx[:-1])))
         outs = _execute_block(ctx, fn.blocks[bid], st)
         if bid == fn.exit:
@@ -144,9 +145,9 @@ def _run(program, fn, unroller, checkers, options, summaries, havoc):
             if out is None or out.guard == guards.false:
                 continue
             if succ[0] in returning:   # leaving through `panic()` does not count
-                for h, i in ictx:
+                for n, (h, i) in enumerate(ictx):
                     if i != HAVOC and all(h2 != h for h2, _ in succ[1]):
-                        exits.setdefault(h, []).append(out.guard)
+                        exits.setdefault((h, ictx[:n]), []).append(out.guard)
             if succ not in pending:
                 pending[succ] = []
                 heapq.heappush(heap, (unroller.sort_key(succ), succ))
@@ -158,10 +159,9 @@ def _run(program, fn, unroller, checkers, options, summaries, havoc):
         "noreturn": final is None,
         "modifies": interface.modified(ev, final) if final is not None else [],
         "returns": interface.returned(ctx, final),
-        "sign": interface.return_sign(ctx, final)}
-    stuck = {h for h in entered
-             if _has_exit(fn, unroller.loops[h]) and not _can_leave(ctx, exits.get(h, ()))}
-    return ctx, stuck
+        "sign": interface.return_sign(ctx, final),
+        "result": results.result_summary(ctx, final)}
+    return ctx
 
 
 def _can_leave(ctx, guards) -> bool:
@@ -171,13 +171,14 @@ def _can_leave(ctx, guards) -> bool:
     small budget, or on a formula too big to ask about, it can."""
     if not guards:
         return False
-    if not ctx.session.affordable():
+    if ctx.c.nvars > EXIT_QUERY_MAX_VARS:
         return True
     lit = ctx.c.OR_all(ctx.lit(g) for g in guards)
-    return ctx.session.may(lit, budget=EXIT_QUERY_BUDGET) is not None
+    return ctx.session.can(lit, budget=EXIT_QUERY_BUDGET)
 
 
 EXIT_QUERY_BUDGET = 2_000   # conflicts
+EXIT_QUERY_MAX_VARS = 100_000   # past it the question costs more than the loops it may find
 
 
 def _returning(fn) -> set[int]:

@@ -23,6 +23,7 @@ class Evaluator(ExprEval, LvalueEval):
         self.noreturn: set[str] = set()  # callees whose summary says they never return
         self.returns: dict = {}          # callee → the interface object its result points to
         self.signs: dict = {}            # callee → "nonpositive" / "nonnegative" result
+        self.results: dict = {}          # callee → what its result is (symex/results.py)
         self.library_effects: dict = {}  # bodiless callee → "none" / "args" (Checker API)
         self.store_hooks = []         # callables (Access, state) before an assignment
         self.load_hooks = []          # callables (Access, state) at a read through a pointer

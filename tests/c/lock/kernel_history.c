@@ -438,3 +438,19 @@ void data_kick(struct mux *m) {
 static struct mux *the_mux;
 static int mux_tty_write(struct tty *t, int n) { data_kick(the_mux); return n; }
 static const struct tty_ops mux_tty_ops = { .write = mux_tty_write };
+
+/* A release through pointers an unknown function changed (`swap(&a, &b)` with no body) may be
+ * the release of the locks of their class held here: no ambiguous exit for them. */
+void swap_contexts(struct io_context **a, struct io_context **b);
+static inline void double_unlock_raw(spinlock_t *l1, spinlock_t *l2) {
+    _raw_spin_unlock(&l2->rlock);
+    _raw_spin_unlock(&l1->rlock);
+}
+void merge_and_swap(struct request *req, struct request *next) {
+    struct io_context *rioc = req->ctx, *nioc = next->ctx;
+    if (req->sector < next->sector) {
+        double_lock(&rioc->lock, &nioc->lock, 1);   // expect: lock.double-lock
+        swap_contexts(&rioc, &nioc);
+        double_unlock_raw(&rioc->lock, &nioc->lock);
+    }
+}

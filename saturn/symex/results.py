@@ -1,0 +1,148 @@
+"""What callers may assume about a function's result (its `<engine>` summary's "result").
+
+NOTE [result-summaries]: a callee's result was a fresh unknown at every call, so `if
+(always_true()) p = malloc(..); ...; if (always_true()) free(p);` leaked on the path where the
+second call returned 0, and two calls of a pure helper with one argument could disagree. Now:
+- when the result's bits depend on the integer parameters' entry values alone (their circuit
+  cone has no other input: no memory read, no unknown call, no havocked loop), the summary
+  keeps that cone (at most MAX_GATES gates) and a caller evaluates it on its own arguments,
+  so equal arguments give equal results (a constant is the cone of no parameter);
+- otherwise the bits that are the same on every path that returns (`known`), and for a
+  pointer that it is never null (`nonnull`), which a caller assumes of the fresh value it
+  gets (the sign, `0 or -errno`, is interface.return_sign's).
+"""
+from __future__ import annotations
+
+from ..bitvec.cast import resize
+from ..bitvec.vec import BitVec
+from ..ir import types as T
+from ..logic.circuit import FALSE, TRUE
+from ..memory.gls import GLS
+
+MAX_GATES = 2000
+KNOWN_BITS_MAX_VARS = 20_000   # a model and a few more per result: cheap only on small formulas
+
+
+def result_summary(ctx, exit_state) -> dict | None:
+    """{"formula": ...} or {"known": [mask, value], "width": w} or {"nonnull": True}, or None."""
+    rv = ctx.fn.rv
+    if exit_state is None or rv is None:
+        return None
+    value = ctx.exit_value(rv, exit_state)
+    if isinstance(rv.type, T.IntT) and isinstance(value, BitVec):
+        formula = _formula(ctx, value)
+        if formula is not None:
+            return {"formula": formula}
+        return _known_bits(ctx, exit_state, value)
+    if isinstance(rv.type, T.PtrT) and isinstance(value, GLS) and ctx.session.affordable():
+        null = value.null_guard()
+        if value.locations() and (null == FALSE or not ctx.can(ctx.lit(exit_state.guard), null)):
+            return {"nonnull": True}
+    return None
+
+
+def _param_bits(ctx) -> dict[int, tuple[int, int]]:
+    """Input variable -> (parameter index, bit) for the integer parameters' entry values."""
+    out = {}
+    for p in ctx.fn.params:
+        if not isinstance(p.type, T.IntT):
+            continue
+        v = ctx.initial_value(p)
+        for k, b in enumerate(getattr(v, "bits", ())):
+            if abs(b) != TRUE and ctx.c.defs[abs(b)] is None:
+                out.setdefault(abs(b), (p.index, k))
+    return out
+
+
+def _formula(ctx, value: BitVec) -> dict | None:
+    """The cone of `value` over the parameters' bits, as local gates, or None."""
+    leaves, defs = _param_bits(ctx), ctx.c.defs
+    ids: dict[int, int] = {TRUE: 1}
+    gates, params = [], []
+    stack = [abs(b) for b in value.bits]
+    while stack:
+        v = stack[-1]
+        if v in ids:
+            stack.pop()
+            continue
+        d = defs[v]
+        if d is None:
+            if v not in leaves:
+                return None
+            ids[v] = len(ids) + 1
+            params.append([ids[v], *leaves[v]])
+            stack.pop()
+            continue
+        todo = [abs(x) for x in d[1:] if abs(x) not in ids]
+        if todo:
+            stack.extend(todo)
+            continue
+        stack.pop()
+        ids[v] = len(ids) + 1
+        gates.append([ids[v], d[0], *[_local(ids, x) for x in d[1:]]])
+        if len(gates) > MAX_GATES:
+            return None
+    return {"width": value.width, "signed": value.signed, "params": params, "gates": gates,
+            "out": [_local(ids, b) for b in value.bits]}
+
+
+def _local(ids, lit: int) -> int:
+    return ids[abs(lit)] if lit > 0 else -ids[abs(lit)]
+
+
+def _known_bits(ctx, exit_state, value: BitVec) -> dict | None:
+    """The bits equal on every path that returns (a model's value no other path changes);
+    asked only of small functions (a pure helper's result needs no model)."""
+    if ctx.c.nvars > KNOWN_BITS_MAX_VARS:
+        return None
+    g = ctx.lit(exit_state.guard)
+    model = ctx.may(g, observe=list(value.bits))
+    if model is None:
+        return None
+    flips = [-b if model.value(b) else b for b in value.bits]
+    can_flip = ctx.which_may(flips, g)
+    mask = val = 0
+    for k, (b, flips_too) in enumerate(zip(value.bits, can_flip)):
+        if not flips_too:
+            mask |= 1 << k
+            val |= int(bool(model.value(b))) << k
+    return {"known": [mask, val], "width": value.width} if mask else None
+
+
+# -- at a call ------------------------------------------------------------------------------
+def evaluate(c, formula: dict, args: list) -> BitVec | None:
+    """The callee's result on these argument values (None if an argument is not an integer)."""
+    lits = {1: TRUE}
+    for local, index, bit in formula["params"]:
+        arg = args[index] if index < len(args) else None
+        if not isinstance(arg, BitVec) or bit >= arg.width:
+            return None
+        lits[local] = arg.bits[bit]
+    make = {"&": c.AND, "^": c.XOR, "?": c.ITE}
+    for local, kind, *ins in formula["gates"]:
+        lits[local] = make[kind](*(_lit(lits, x) for x in ins))
+    return BitVec(tuple(_lit(lits, x) for x in formula["out"]), formula["signed"])
+
+
+def _lit(lits, local: int) -> int:
+    return lits[local] if local > 0 else -lits[-local]
+
+
+def at_call(ev, summary: dict, args: list, lv_type) -> BitVec | None:
+    """The result a call stores, from the callee's formula, sized to the target's type."""
+    formula = summary.get("formula")
+    if formula is None or not isinstance(lv_type, T.IntT):
+        return None
+    value = evaluate(ev.c, formula, args)
+    return resize(ev.c, value, lv_type.bits, lv_type.signed) if value is not None else None
+
+
+def assume_known(ev, summary: dict, value) -> int:
+    """The literal: `value`'s bits the callee always returns as they are (TRUE if none)."""
+    known = summary.get("known")
+    if not known or not isinstance(value, BitVec):
+        return TRUE
+    mask, val = known
+    lits = [b if (val >> k) & 1 else -b for k, b in enumerate(value.bits[:summary["width"]])
+            if (mask >> k) & 1]
+    return ev.c.AND_all(lits)
