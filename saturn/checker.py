@@ -39,7 +39,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from .bitvec.compare import eq as _eq
+from .bitvec.compare import eq as _eq, lt as _lt
 from .bitvec.vec import BitVec, const as _const, fresh as _fresh, ite as _ite
 from .logic.circuit import FALSE, TRUE  # noqa: F401  (re-exported for checkers)
 
@@ -78,13 +78,15 @@ class ConfigKey:
 @dataclass
 class Access:
     """A read or write of memory: `lv` the IR lvalue, `coord` the statement, `through_pointer`
-    whether it dereferences a pointer; `objs()` the objects it reaches, with their guards, and
-    for an assignment of a pointer `old()` the value it overwrites (both computed on demand)."""
+    whether it dereferences a pointer; `objs()` the objects it reaches, with their guards; for
+    an assignment, `value()` the value stored and, when it is a pointer, `old()` the value it
+    overwrites (each computed on demand, once)."""
     lv: object
     coord: object
     through_pointer: bool
     objs: Callable
     old: Callable | None = None
+    value: Callable | None = None
 
 
 class Checker:
@@ -180,6 +182,27 @@ def equals_const(circuit, value, k: int) -> int:
     if not isinstance(value, BitVec):
         return circuit.new_var()
     return _eq(circuit, value, _const(k, value.width, value.signed))
+
+
+def same_int(circuit, a, b) -> int:
+    """The literal for `a == b` over their common low bits (a descriptor copied into a wider
+    variable is still that descriptor); FALSE when either is not an integer value."""
+    if not (isinstance(a, BitVec) and isinstance(b, BitVec)):
+        return FALSE
+    w = min(a.width, b.width)
+    return circuit.AND_all(-circuit.XOR(x, y) for x, y in zip(a.bits[:w], b.bits[:w]))
+
+
+def less_than(circuit, value, k: int) -> int:
+    """The literal for `value < k` (signed or not as the value is)."""
+    if not isinstance(value, BitVec):
+        return circuit.new_var()
+    return _lt(circuit, value, _const(k, value.width, value.signed))
+
+
+def fresh_int(circuit, width: int = 32, signed: bool = True) -> BitVec:
+    """An integer value nothing constrains (a descriptor a function returns)."""
+    return _fresh(circuit, width, signed)
 
 
 def string_list(where: str, key: str, value, warn) -> list[str]:

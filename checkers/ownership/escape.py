@@ -7,7 +7,7 @@ escapes, with l excluded — `via-newloc`), or memory we know nothing about (esc
 """
 from __future__ import annotations
 
-from saturn.checker import FALSE, TRUE
+from saturn.checker import FALSE, TRUE, same_int
 
 # The ownership checkers follow at most this many pointer hops: new locations along an escape route
 # here, what a kept object holds and how deep escapees are named (summary.py). Deeper
@@ -22,12 +22,28 @@ class EscapeRules:
         self.ctx, self.data, self.st = ctx, data, exit_state
         self.c = ctx.c
         self.slots = ctx.pointer_slots(exit_state)
+        self._int_slots = None
         self.memo: dict = {}
         self.route_kind: dict = {}   # pointer object -> (kind, name)
 
     def points_to(self, value, l) -> int:
         value = self.ctx.force(value)   # NOTE [lazy-values]
         return self.c.OR_all(g for loc, g in value.entries if loc is not None and loc.root is l)
+
+    def holds(self, value, l) -> int:
+        """Where an integer slot's value is descriptor l's (NOTE [descriptors])."""
+        return same_int(self.c, self.ctx.force(value), self.data.handles.values[l])
+
+    def int_slots(self):
+        """The integer slots, for descriptors: a local array's element holds its own (pipe's
+        `int fds[2]`), unless the array is also reached by an index the analysis does not
+        follow one by one (a derived object), as memory in local arrays escapes (§2.7)."""
+        if self._int_slots is None:
+            slots = self.ctx.int_slots(self.st)
+            blurred = {p.root for p, _ in slots if p.origin == "derived"}
+            self._int_slots = [(p, v, self.route(p)[0] == "local-array" and
+                                p.root not in blurred) for p, v in slots]
+        return self._int_slots
 
     def route(self, p):
         got = self.route_kind.get(p)
@@ -61,11 +77,13 @@ class EscapeRules:
         self.memo[key] = FALSE  # a cycle back to (l, X) adds no route
         fs = self.data.fs
         out = fs.is_(self.ctx.get_attr(self.st, l, ESCAPED), 1)
-        for p, value in self.slots:
+        descriptor = l in self.data.handles.values
+        slots = self.int_slots() if descriptor else ((p, v, False) for p, v in self.slots)
+        for p, value, own in slots:
             kind, name = self.route(p)
-            if kind == "local" or (kind, name) in excluded:
+            if kind == "local" or own or (kind, name) in excluded:
                 continue   # before reading the value: a local's may be unbuilt
-            guard = self.points_to(value, l)
+            guard = self.holds(value, l) if descriptor else self.points_to(value, l)
             if guard == FALSE:
                 continue
             if kind == "newloc":

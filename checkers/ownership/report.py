@@ -30,5 +30,5 @@ def report(ctx, checker, exit_state) -> None:
             notes.append(TraceNote(where.file, where.line,
                                    f"'{ctx.fn.name}' returns here and {checker.lost_note}"))
             ctx.report(checker.name, checker.kind, coord,
-                       f"{checker.acquired_by} '{text}' may be leaked", notes, statement=text)
+                       f"{checker.acquired_by(what)} '{text}' may be leaked", notes, statement=text)
             break

@@ -3,12 +3,16 @@
 Beyond the paper: `returns_param` (the result is parameter i or null — Fig. 2.18's BN_copy),
 `out_alloc` (new memory handed out through `*param_i`, as asprintf and getline do) and `fields`
 (an allocator's result comes with fields it allocated, so freeing only the struct leaks them).
+For descriptors (NOTE [descriptors]): an allocator returns a new one or a failure, `out_alloc`
+hands one out through an `int *`, and `values` names the integer inputs that escape (a
+parameter the function closes or keeps).
 """
 from __future__ import annotations
 
-from saturn.checker import equals_const
+from saturn.checker import FALSE, equals_const, less_than, same_int
 from saturn.ir import types as T
 
+from . import handles
 from .escape import POINTER_HOPS, EscapeRules
 
 RET = ("ret", None)
@@ -26,11 +30,54 @@ def infer(ctx, checker, exit_state) -> dict:
     data = ctx.data[checker.name]
     rules = EscapeRules(ctx, data, exit_state)
     g = ctx.lit(exit_state.guard)
-    if ctx.fn.rv is not None and isinstance(ctx.fn.rv.type, T.PtrT):
-        _result(ctx, data, rules, g, ctx.exit_value(ctx.fn.rv, exit_state), summary)
-    summary["out_alloc"] = _out_allocs(ctx, data, rules, g, exit_state)
+    rv = ctx.fn.rv
+    if rv is not None and isinstance(rv.type, T.PtrT):
+        _result(ctx, data, rules, g, ctx.exit_value(rv, exit_state), summary)
+    elif rv is not None and isinstance(rv.type, T.IntT) and data.handles.new(data):
+        summary["allocator"] = _descriptor_result(ctx, data, rules, g,
+                                                  ctx.exit_value(rv, exit_state))
+    summary["out_alloc"] = _out_allocs(ctx, checker, data, rules, g, exit_state)
     summary["escapees"] = _escapees(ctx, rules, g, summary["returns_param"])
+    if checker.has_descriptors():
+        values = _values(ctx, data, rules, g)
+        if values:
+            summary["values"] = values
     return summary
+
+
+def _descriptor_result(ctx, data, rules, g, ret) -> bool:
+    """Whether the function returns a descriptor it opened, or one it does not own (a failure,
+    or 0..2), and keeps no other reference to it."""
+    c = ctx.c
+    held = [(h, c.AND(same_int(c, ret, v), data.new_locs[h][0]))
+            for h, v in data.handles.new(data)]
+    some = c.OR_all(lit for _, lit in held)
+    owned = -less_than(c, ret, handles.STANDARD + 1)
+    if not ctx.can(g, some) or ctx.can(g, owned, -some):
+        return False
+    return all(not ctx.can(g, lit, rules.escaped(h, frozenset({RET}))) for h, lit in held)
+
+
+def _values(ctx, data, rules, g) -> list:
+    """The integer inputs (descriptors a caller may own) that escape other than by their own
+    place: closed, kept, or handed to an unknown function."""
+    hs = data.handles
+    for p in ctx.fn.params:   # a parameter stored away is caught even if nothing released it
+        value = ctx.param_value(p)
+        obj = ctx.param_object(p)
+        if handles.is_input_int(obj, value) if value is not None else False:
+            handles.stand_in(ctx, hs, obj)
+    paths = []
+    for obj, stand in hs.stand_ins.items():
+        steps = ctx.interface_steps(obj)
+        if not steps or steps[0][0] not in ("param", "global"):
+            continue
+        own = rules.route(obj)
+        excluded = frozenset({own}) if own[0] in ("param", "global") else frozenset()
+        paths.append((steps, rules.escaped(stand, excluded)))
+    found = [steps for (steps, _), may in zip(paths, ctx.which_may([l for _, l in paths], g))
+             if may]
+    return sorted(found, key=lambda s: ctx.render_path(s))
 
 
 def _result(ctx, data, rules, g, rv, summary) -> None:
@@ -77,15 +124,19 @@ def _relative(obj) -> list:
     return steps[::-1]
 
 
-def _out_allocs(ctx, data, rules, g, exit_state) -> list:
+def _out_allocs(ctx, checker, data, rules, g, exit_state) -> list:
     out = []
     for p in ctx.fn.params:
-        if not (isinstance(p.type, T.PtrT) and isinstance(p.type.target, T.PtrT)):
+        target = p.type.target if isinstance(p.type, T.PtrT) else None
+        descriptor = isinstance(target, T.IntT) and checker.has_descriptors() and \
+            data.handles.new(data)
+        if not (isinstance(target, T.PtrT) or descriptor):
             continue
         initial = ctx.param_value(p)
         for slot, _ in ctx.locations(initial) if initial is not None else []:
             value = ctx.stored(exit_state, slot)
-            new = [(loc, gl) for loc, gl in ctx.locations(value) if loc.root in data.new_locs]
+            new = _descriptors_in(ctx, data, value) if descriptor else \
+                [(loc, gl) for loc, gl in ctx.locations(value) if loc.root in data.new_locs]
             route = frozenset({("param", p.index)})
             if new and all(not ctx.can(g, gl, rules.escaped(loc.root, route)) for loc, gl in new):
                 valid = ctx.c.OR_all(ctx.c.AND(gl, data.new_locs[loc.root][0]) for loc, gl in new)
@@ -97,6 +148,14 @@ def _out_allocs(ctx, data, rules, g, exit_state) -> list:
                            (["if-null"] if only_if_null else []))
                 break
     return out
+
+
+def _descriptors_in(ctx, data, value) -> list:
+    """(descriptor, literal) for the new descriptors an integer value may hold."""
+    if value is None:
+        return []
+    found = [(h, same_int(ctx.c, value, v)) for h, v in data.handles.new(data)]
+    return [(h, lit) for h, lit in found if lit != FALSE]
 
 
 # What the return value says about new memory handed out through a parameter.
@@ -147,20 +206,31 @@ def _escapees(ctx, rules, g, returned=None) -> list:
 
 
 # -- application --------------------------------------------------------------------------------
-def resolve_escapees(ctx, summary, args, st) -> list:
+def resolve_escapees(ctx, checker, summary, args, st) -> list:
     """Before the call's effects (they change what paths lead to): the escapees' objects, and
     what they hold — a callee that keeps a struct keeps what the struct points to (the caller's
-    `&pinfo` whose `kernel->private_data` is new memory)."""
+    `&pinfo` whose `kernel->private_data` is new memory) — and the descriptors the `values`
+    paths hold."""
     out, memo = [], {}
     for steps in summary.get("escapees", []):
         out += ctx.resolve(steps, args, None, st, memo)
-    return out + held_by(ctx, st, out) if out else out
+    out = out + held_by(ctx, checker, st, out) if out else out
+    for steps in summary.get("values", []):
+        if len(steps) == 1 and steps[0][0] == "param":
+            values = [(args[steps[0][1]], 1)] if steps[0][1] < len(args) else []
+        else:
+            values = [(ctx.read(obj, st), g) for obj, g in ctx.resolve(steps, args, None, st,
+                                                                       memo)]
+        out += [(h, ctx.c.AND(g, lit)) for value, g in values
+                for h, lit in checker.given(ctx, value)]
+    return out
 
 
-def held_by(ctx, st, locations, depth: int = POINTER_HOPS):
+def held_by(ctx, checker, st, locations, depth: int = POINTER_HOPS):
     """Locations reachable from the given objects through pointer fields, up to `depth` levels
     (a callback struct holding a pointer to a private block, passed by address through another
-    local struct: `pinfo.kernel = &pcb; pcb.private_data = rec;`)."""
+    local struct: `pinfo.kernel = &pcb; pcb.private_data = rec;`), and the descriptors their
+    integer fields hold."""
     roots = {obj.root for obj, _ in locations}
     slots = list(ctx.pointer_slots(st))
     out = []
@@ -172,15 +242,22 @@ def held_by(ctx, st, locations, depth: int = POINTER_HOPS):
         if not new:
             break
         roots |= new
+    if checker.has_descriptors() and roots:
+        out += [h for obj, value in ctx.int_slots(st) if obj.root in roots
+                for h in checker.given(ctx, value)]
     return out
 
 
 def apply(ctx, checker, call, summary, escapees, args, st, held=None) -> None:
     held = held or {}
     if escapees:
-        checker.escape(ctx, st, escapees, call.coord, f"'{call.text}' keeps or frees the block")
+        checker.escape(ctx, st, escapees, call.coord, f"'{call.text}' {checker.kept_note}")
     name = (call.callee or "").rsplit(":", 1)[-1]
-    if summary.get("allocator") and call.lv is not None:
+    if summary.get("allocator") and call.lv is not None and \
+            checker.has_descriptors() and isinstance(call.ret, T.IntT):
+        value, _ = checker.acquire(ctx, st, call.coord, name, call.text, call.ret)
+        ctx.store(call.lv, value, st)
+    elif summary.get("allocator") and call.lv is not None:
         obj, v = checker.allocate(ctx, st, call.coord, name, call.text)
         ctx.store(call.lv, ctx.pointer([(obj, v), (None, -v)]), st)
         typed = ctx.pointer([(ctx.view(obj, getattr(call.lv.type, "target", None)), v)])

@@ -7,14 +7,16 @@ outcomes are modelled). Releases and escapees set the `#escaped` attribute. At t
 location whose valid condition can hold while no route lets it escape (Fig. 2.14) is lost,
 reported once per site (report.py). Summaries (Fig. 2.15–2.16 and beyond): allocator, returns
 a parameter, hands new things out through an out-parameter, fields an allocator's result comes
-with, escapees (summary.py). A subclass gives the specs: `acquires`, `releases`, `out_acquires`
-and `non_capturing` tables, and its kind.
+with, escapees (summary.py). Descriptors, owned things that are integers, are handles.py's.
+A subclass gives the specs: the `acquires`, `releases`, `out_acquires`, `consumes` and
+`non_capturing` tables, and its kind and words.
 """
 from __future__ import annotations
 
 from saturn.checker import Checker, FiniteState, set_summary, short_name
+from saturn.ir import types as T
 
-from . import render, report, summary as summaries
+from . import handles, render, report, summary as summaries
 from .escape import ESCAPED
 
 
@@ -23,25 +25,32 @@ class OwnData:
         self.fs = fs
         self.new_locs: dict = {}   # object -> (valid lit, coord, what, text)
         self.events: list = []     # (object, lit, coord, text) for path notes
+        self.handles = handles.Handles()
 
 
 class OwnershipChecker(Checker):
     kind = ""            # the report kind (memory.leak, resource.leak)
     thing = "memory"     # how summaries name what is owned ("new memory")
-    acquired_by = "memory allocated by"      # path notes and reports: "... 'malloc(n)'"
     release_note = "frees the block"         # "'free(p)' frees the block"
     lost_note = "the block is lost"          # "'f' returns here and the block is lost"
+    kept_note = "keeps or frees the block"   # "'g(p)' keeps or frees the block" (a summary)
     acquires: dict = {}  # function -> "alloc" | "realloc" (frees argument 0 where it succeeds)
-    releases: dict = {}  # function -> the argument it releases
-    out_acquires: dict = {}   # function -> (argument, "always" | "ret>=0" | "ret==0")
+    releases: dict = {}  # function -> the argument it releases (or a tuple of them)
+    out_acquires: dict = {}   # function -> (argument, "always" | "ret>=0" | "ret==0"[, count])
+    consumes: dict = {}  # function -> the argument it takes over where its result is not null
     non_capturing: frozenset = frozenset()   # read or write through their arguments, keep none
+
+    def acquired_by(self, what: str) -> str:
+        """How reports name a thing made by `what`: "memory allocated by"."""
+        return "memory allocated by"
 
     def specs_fingerprint(self):
         return (f"{self.name}:{self.summary_version}:{sorted(self.acquires.items())}:"
                 f"{sorted(self.releases.items())}:{sorted(self.out_acquires.items())}")
 
     def overrides(self, name):
-        return name in self.releases or name in self.acquires or name in self.out_acquires
+        return name in self.releases or name in self.acquires or name in self.out_acquires \
+            or name in self.consumes
 
     def library_effects(self):
         # A released block's contents are gone (its pointers no longer hold anything): "args".
@@ -62,8 +71,29 @@ class OwnershipChecker(Checker):
         v = ctx.c.new_var() if valid is None else valid
         lit = ctx.c.AND(ctx.lit(st.guard), v)
         data.new_locs[obj] = (lit, coord, what, text)
-        data.events.append((obj, lit, coord, f"{self.acquired_by} '{text}'"))
+        data.events.append((obj, lit, coord, f"{self.acquired_by(what)} '{text}'"))
         return obj, v
+
+    def acquire(self, ctx, st, coord, what, text, ctype, valid=None):
+        """A new thing of C type `ctype` (a descriptor when it is an integer and the checker
+        has them, else a pointer to a new location): the value that refers to it, and where it
+        was made (the acquisition succeeded)."""
+        if self.has_descriptors() and isinstance(ctype, T.IntT):
+            obj, value = handles.allocate(self, ctx, st, coord, what, text, valid)
+            return value, ctx.data[self.name].new_locs[obj][0]
+        obj, v = self.allocate(ctx, st, coord, what, text, valid)
+        return ctx.pointer([(obj, v), (None, -v)]), v
+
+    def given(self, ctx, value):
+        """What a value refers to: the locations a pointer may point to, or the descriptors
+        an integer may hold (NOTE [descriptors])."""
+        if self.has_descriptors() and hasattr(ctx.force(value), "bits"):
+            return handles.holders(self, ctx, value)
+        return ctx.locations(value)
+
+    def has_descriptors(self) -> bool:
+        """Whether this checker's things may be integers (NOTE [descriptors])."""
+        return False
 
     def escape(self, ctx, st, locations, coord=None, text=None):
         fs, data = ctx.data[self.name].fs, ctx.data[self.name]
@@ -89,11 +119,15 @@ class OwnershipChecker(Checker):
             ctx.restrict(st, ctx.c.OR_all(g for _, g in slots))
         return slots
 
-    def give_out(self, ctx, st, call, what, slots, valid):
-        """New things stored through an out-parameter (valid where `valid` holds)."""
+    def give_out(self, ctx, st, call, what, slots, valid, count=1):
+        """New things stored through an out-parameter (valid where `valid` holds); `count`
+        elements from there (pipe's two descriptors)."""
         for slot, g in slots:
-            obj, v = self.allocate(ctx, st, call.coord, what, call.text, ctx.c.AND(valid, g))
-            ctx.write(slot, ctx.pointer([(obj, v), (None, -v)]), g, st)
+            targets = [slot] + [ctx.element_after(slot, k) for k in range(1, count)]
+            for target in targets:
+                value, _ = self.acquire(ctx, st, call.coord, what, call.text, target.type,
+                                        ctx.c.AND(valid, g))
+                ctx.write(target, value, g, st)
 
     def on_store(self, ctx, access, st):
         """Name the assignment that overwrites a pointer to a new location (for path notes)."""
@@ -116,14 +150,14 @@ class OwnershipChecker(Checker):
             return ("spec", name, held)
         if name in self.non_capturing or ctx.library_effect(name) in ("none", "args"):
             return None
-        given = [(loc, g) for a in args for loc, g in ctx.locations(a)]
+        given = [(loc, g) for a in args for loc, g in self.given(ctx, a)]
         # An unknown function may change any global, so it may also keep or free what globals
         # point to (`key_maps[map] = new_map;` then `capable()`): those blocks escape too.
         kept = [(loc, g) for obj, value in ctx.pointer_slots(st)
                 if obj.root.sym is not None and obj.root.sym.kind == "global"
                 for loc, g in ctx.locations(value)]
         # Collected before the call's effects: the call may overwrite what the arguments hold.
-        return ("unknown", given + kept + summaries.held_by(ctx, st, given))
+        return ("unknown", given + kept + summaries.held_by(ctx, self, st, given))
 
     def post_call(self, ctx, call, args, ret, st, token):
         if token is None:
@@ -135,7 +169,7 @@ class OwnershipChecker(Checker):
         self.apply_spec(ctx, call, token[1], args, ret, st, token[2])
 
     def pre_summary(self, ctx, call, summary, args, st):
-        return (summaries.resolve_escapees(ctx, summary, args, st),
+        return (summaries.resolve_escapees(ctx, self, summary, args, st),
                 summaries.held_out_params(ctx, summary, args, st))
 
     def post_summary(self, ctx, call, summary, args, ret, st, token):
@@ -144,23 +178,28 @@ class OwnershipChecker(Checker):
     def apply_spec(self, ctx, call, name, args, ret, st, held=()):
         text = call.text
         if name in self.releases:
-            i = self.releases[name]
-            if i < len(args):
-                self.escape(ctx, st, ctx.locations(args[i]), call.coord,
-                            f"'{text}' {self.release_note}")
+            which = self.releases[name]
+            for i in which if isinstance(which, tuple) else (which,):
+                if i < len(args):
+                    self.escape(ctx, st, self.given(ctx, args[i]), call.coord,
+                                f"'{text}' {self.release_note}")
             return
         if name in self.out_acquires:
-            i, when = self.out_acquires[name]
+            i, when, *count = self.out_acquires[name]
             valid = summaries.when_lit(ctx, when, ret)
             if when == "always":  # getline reallocates the buffer it is given
                 self.escape(ctx, st, held, call.coord, f"'{text}' reallocates the block")
-            self.give_out(ctx, st, call, name, self.slots(ctx, st, args, i), valid)
+            self.give_out(ctx, st, call, name, self.slots(ctx, st, args, i), valid, *count)
             return
-        obj, v = self.allocate(ctx, st, call.coord, name, text)
+        value, made = self.acquire(ctx, st, call.coord, name, text, call.ret)
         if call.lv is not None:
-            ctx.store(call.lv, ctx.pointer([(obj, v), (None, -v)]), st)
-        if self.acquires[name] == "realloc" and args:
-            old = [(loc, ctx.c.AND(g, v)) for loc, g in ctx.locations(args[0])]
+            ctx.store(call.lv, value, st)
+        if name in self.consumes and self.consumes[name] < len(args):
+            # fdopen takes the descriptor over where it succeeds.
+            taken = [(h, ctx.c.AND(g, made)) for h, g in self.given(ctx, args[self.consumes[name]])]
+            self.escape(ctx, st, taken, call.coord, f"'{text}' takes it over")
+        if self.acquires.get(name) == "realloc" and args:
+            old = [(loc, ctx.c.AND(g, made)) for loc, g in ctx.locations(args[0])]
             self.escape(ctx, st, old, call.coord, f"'{text}' frees the old block when it succeeds")
 
     # -- exit -----------------------------------------------------------------------------------

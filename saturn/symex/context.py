@@ -1,6 +1,7 @@
 """What a checker sees of one function's analysis (the hooks' argument; see saturn/checker.py)."""
 from __future__ import annotations
 
+from ..bitvec.vec import BitVec
 from ..ir import nodes as N
 from ..ir import types as T
 from ..logic.circuit import FALSE, TRUE
@@ -108,6 +109,10 @@ class FunctionContext:
         """An object's entry value (made now if the function never read it)."""
         return self.env.initial(obj)
 
+    def param_object(self, param):
+        """The object of a parameter variable (the function's own copy of the argument)."""
+        return self.env.var_obj(param)
+
     def param_value(self, param):
         """A parameter's entry value if the function read it, else None."""
         return self.env.initial_values.get(self.env.var_obj(param))
@@ -129,6 +134,19 @@ class FunctionContext:
         (NOTE [lazy-values]): `locations` and `force` read it."""
         return [(obj, v) for obj, v in state.store.items()
                 if isinstance(v, GLS) or (type(v) is Mux and v.pointer)]
+
+    def int_slots(self, state):
+        """Every integer-valued object in a state, with its value (which may be lazy still)."""
+        return [(obj, v) for obj, v in state.store.items()
+                if isinstance(v, BitVec) or (type(v) is Mux and not v.pointer)]
+
+    def element_after(self, obj, k: int):
+        """The object k elements after `obj` (the next array element, or the derived object
+        pointer arithmetic lands on), as `&obj + k` would point to."""
+        parent = obj.parent
+        if parent is not None and isinstance(obj.step, int) and isinstance(parent.type, T.ArrT):
+            return self.env.element(parent, obj.step + k)
+        return self.env.derived_object(obj)
 
     def force(self, value):
         return force(self.ev, value)
@@ -166,8 +184,14 @@ class FunctionContext:
     def may(self, *lits, observe=()):
         return self.session.may(*lits, observe=observe)
 
-    def can(self, *lits) -> bool:
-        return self.session.can(*lits)
+    def can(self, *lits, budget: int | None = None) -> bool:
+        """Whether the lits can hold together; with a `budget` of conflicts, a question left
+        open counts as possible (for questions with a conservative answer: NOTE [budgets])."""
+        return self.session.can(*lits, budget=budget)
+
+    def affordable(self) -> bool:
+        """Whether a question with a conservative answer is worth asking (NOTE [budgets])."""
+        return self.session.affordable()
 
     def which_may(self, lits, *under) -> list[bool]:
         return self.session.which_may(list(lits), *under)

@@ -82,22 +82,24 @@ def _assign(ev, stmt, st):
     if not ev.store_hooks:
         ev.assign(stmt.lv, stmt.value, st)
         return
-    lv, found = stmt.lv, []
+    lv, memo = stmt.lv, {}
 
-    def objs():
-        if not found:
-            found.append(ev.locs(lv, st))
-        return found[0]
-    old = (lambda: ev.load(lv, st)) if isinstance(lv.type, T.PtrT) else None
-    access = Access(lv, stmt.coord, through_pointer(lv), objs, old)
+    def once(name, make):
+        if name not in memo:
+            memo[name] = make()
+        return memo[name]
+    access = Access(lv, stmt.coord, through_pointer(lv),
+                    lambda: once("objs", lambda: ev.locs(lv, st)),
+                    (lambda: ev.load(lv, st)) if isinstance(lv.type, T.PtrT) else None,
+                    lambda: once("value", lambda: ev.value(stmt.value, st)))
     for hook in ev.store_hooks:
         hook(access, st)
-    if found and not isinstance(lv.type, (T.StructT, T.ArrT)):
-        value = ev.value(stmt.value, st)   # the objects a hook asked for, not computed again
-        for obj, g in found[0]:
-            ev.store_obj(obj, value, g, st)
+    if isinstance(lv.type, (T.StructT, T.ArrT)) or not memo:
+        ev.assign(lv, stmt.value, st)
         return
-    ev.assign(lv, stmt.value, st)
+    value = access.value()   # as ev.assign: the value, then the objects (NOTE [gate-order])
+    for obj, g in access.objs():
+        ev.store_obj(obj, value, g, st)
 
 
 def _call(ev, stmt, st):

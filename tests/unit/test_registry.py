@@ -19,12 +19,12 @@ from summaries import queries
 from summaries.render import render
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BUILT_IN = ["assert", "lock", "leak"]
+BUILT_IN = ["assert", "lock", "leak", "free", "resource"]
 
 
 def test_the_built_in_checkers_are_found_in_checkers():
     assert registry.names() == BUILT_IN
-    assert registry.default_names() == ["lock", "leak"]
+    assert registry.default_names() == ["lock", "leak", "free", "resource"]
     kinds = [k.name for k in registry.kinds()]
     assert len(kinds) == len(set(kinds)) and "memory.leak" in kinds
     assert all(k.severity in ("error", "warning", "note") and k.help for k in registry.kinds())
