@@ -112,12 +112,14 @@ class FreeChecker(Checker):
             if lit != FALSE:
                 data.found.append((kind, coord, lit, root, message, statement))
 
-    def free(self, ctx, st, locations, when, coord, text, how="frees the block"):
-        """Free the blocks of `locations` where `when` holds (MAYBE where `when` is None)."""
+    def free(self, ctx, st, locations, when, coord, text, how="frees the block", check=True):
+        """Free the blocks of `locations` where `when` holds (MAYBE where `when` is None);
+        `check`: a block already freed is a double free."""
         data, fs = ctx.data[self.name], ctx.data[self.name].fs
-        self.check(ctx, st, DOUBLE, [(o, ctx.c.AND(g, TRUE if when is None else when))
-                                     for o, g in locations], coord,
-                   f"'{text}' may free a block that was already freed", text)
+        if check:
+            self.check(ctx, st, DOUBLE, [(o, ctx.c.AND(g, TRUE if when is None else when))
+                                         for o, g in locations], coord,
+                       f"'{text}' may free a block that was already freed", text)
         path = ctx.lit(st.guard)
         for obj, g in locations:
             root = obj.root

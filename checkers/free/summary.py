@@ -1,7 +1,10 @@
 """The free checker's summaries: which blocks the function's parameters and globals reach it
 frees, and which it reads or writes through, named by interface paths (§2.5.1):
 
-    {"frees": [[steps, when], ...], "uses": [[steps, when], ...]}
+    {"frees": [[steps, when], ...], "uses": [[steps, when], ...], "returns": when}
+
+(`returns`, when present: the result, where it is not null, points to a block the function
+freed — a dangling pointer its caller receives.)
 
 `when`: "always" (wherever the block exists, i.e. the pointers to it were not null), by the
 result ("ret==0", "ret!=0", "ret<0", "ret>=0"), by an integer parameter or global read on entry
@@ -42,6 +45,7 @@ def prepare(ctx, checker, call, summary, args, st):
         out[part] = [(when, ctx.resolve(steps, args, None, st, memo),
                       _entry_condition(ctx, when, args, st))
                      for steps, when in summary.get(part, [])]
+    out["returns"] = summary.get("returns")
     return out
 
 
@@ -56,6 +60,10 @@ def apply(ctx, checker, call, token, args, st) -> None:
     for when, objs, cond in token["frees"]:
         checker.free(ctx, st, objs, _condition(ctx, when, cond, ret), call.coord, call.text,
                      "frees the block (its summary)")
+    returned = token["returns"]
+    if returned is not None and ret is not None:
+        checker.free(ctx, st, ctx.locations(ret), TRUE if returned == "always" else None,
+                     call.coord, call.text, "returns a pointer to a freed block", check=False)
 
 
 def _entry_condition(ctx, when, args, st):
@@ -114,7 +122,29 @@ def infer(ctx, checker, exit_state) -> dict:
         if ctx.can(lit, budget=OPTIONAL):
             out["uses"].append([steps, _when(ctx, c.AND(g, ctx.exists(root)), lit, lit, conds)])
     out["frees"].sort(key=repr)
+    returned = _returned(ctx, data, exit_state, g)
+    if returned is not None:
+        out["returns"] = returned
     return out
+
+
+def _returned(ctx, data, exit_state, g):
+    """When the result points to a block the function freed: "always" where it is not null,
+    else "maybe"; None when it never does."""
+    rv = ctx.fn.rv
+    if rv is None or not isinstance(rv.type, T.PtrT):
+        return None
+    locs = [(loc, gl) for loc, gl in ctx.locations(ctx.exit_value(rv, exit_state))
+            if loc.root in data.marked]
+    if not locs:
+        return None
+    c, fs = ctx.c, data.fs
+    freed = c.OR_all(c.AND(gl, fs.is_(exit_state.attrs.get((loc.root.addr.uid, "#freed")) or
+                                      fs.const(0), 1)) for loc, gl in locs)
+    if not ctx.can(g, freed, budget=OPTIONAL):
+        return None
+    nonnull = ctx.truth(ctx.exit_value(rv, exit_state))
+    return "always" if not ctx.can(g, nonnull, -freed, budget=OPTIONAL) else "maybe"
 
 
 def _when(ctx, here, exact, maybe, conds):

@@ -28,6 +28,8 @@ def summary_lines(summary: dict) -> list[str]:
         items = [render_steps(steps) + _when(when) for steps, when in summary.get(part, [])]
         if items:
             parts.append(f"{word} " + ", ".join(items))
+    if summary.get("returns"):
+        parts.append("returns a pointer to a block it freed" + _when(summary["returns"]))
     return ["free: " + ("; ".join(parts) if parts else "frees nothing, uses nothing")]
 
 

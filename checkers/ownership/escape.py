@@ -22,7 +22,7 @@ class EscapeRules:
         self.ctx, self.data, self.st = ctx, data, exit_state
         self.c = ctx.c
         self.slots = ctx.pointer_slots(exit_state)
-        self._int_slots = None
+        self._int_slots = self._pointer_slots = None
         self.memo: dict = {}
         self.route_kind: dict = {}   # pointer object -> (kind, name)
 
@@ -35,15 +35,27 @@ class EscapeRules:
         return same_int(self.c, self.ctx.force(value), self.data.handles.values[l])
 
     def int_slots(self):
-        """The integer slots, for descriptors: a local array's element holds its own (pipe's
-        `int fds[2]`), unless the array is also reached by an index the analysis does not
-        follow one by one (a derived object), as memory in local arrays escapes (§2.7)."""
+        """The integer slots, for descriptors (NOTE [descriptors])."""
         if self._int_slots is None:
-            slots = self.ctx.int_slots(self.st)
-            blurred = {p.root for p, _ in slots if p.origin == "derived"}
-            self._int_slots = [(p, v, self.route(p)[0] == "local-array" and
-                                p.root not in blurred) for p, v in slots]
+            self._int_slots = self._owning(self.ctx.int_slots(self.st))
         return self._int_slots
+
+    def pointer_slots(self):
+        """The pointer slots, each with whether it is a local array's element that keeps what
+        it holds (arrays_escape off)."""
+        if self.data.arrays_escape:
+            return ((p, v, False) for p, v in self.slots)
+        if self._pointer_slots is None:
+            self._pointer_slots = self._owning(self.slots)
+        return self._pointer_slots
+
+    def _owning(self, slots):
+        """A local array's element holds its own (pipe's `int fds[2]`), unless the array is
+        also reached by an index the analysis does not follow one by one (a derived object):
+        memory in local arrays escapes (§2.7), files and descriptors do not."""
+        blurred = {p.root for p, _ in slots if p.origin == "derived"}
+        return [(p, v, self.route(p)[0] == "local-array" and p.root not in blurred)
+                for p, v in slots]
 
     def route(self, p):
         got = self.route_kind.get(p)
@@ -78,7 +90,7 @@ class EscapeRules:
         fs = self.data.fs
         out = fs.is_(self.ctx.get_attr(self.st, l, ESCAPED), 1)
         descriptor = l in self.data.handles.values
-        slots = self.int_slots() if descriptor else ((p, v, False) for p, v in self.slots)
+        slots = self.int_slots() if descriptor else self.pointer_slots()
         for p, value, own in slots:
             kind, name = self.route(p)
             if kind == "local" or own or (kind, name) in excluded:

@@ -59,6 +59,21 @@ def holders(checker, ctx, value):
     return [(h, lit) for h, lit in out if lit != FALSE]
 
 
+def held_by_globals(checker, ctx, st):
+    """(descriptor, literal) for the new descriptors integer globals may hold."""
+    data = ctx.data[checker.name]
+    new = data.handles.new(data)
+    if not new:
+        return []
+    out = []
+    for obj, value in ctx.int_slots(st):
+        sym = obj.root.sym
+        if sym is not None and sym.kind == "global":
+            value = ctx.force(value)
+            out += [(h, lit) for h, v in new if (lit := same_int(ctx.c, value, v)) != FALSE]
+    return out
+
+
 def stand_in(ctx, hs, obj):
     """The stand-in of an integer input object (made once)."""
     got = hs.stand_ins.get(obj)

@@ -215,6 +215,14 @@ def resolve_escapees(ctx, checker, summary, args, st) -> list:
     for steps in summary.get("escapees", []):
         out += ctx.resolve(steps, args, None, st, memo)
     out = out + held_by(ctx, checker, st, out) if out else out
+    blurred = [steps for steps in summary.get("values", []) + summary.get("escapees", [])
+               if checker.has_descriptors() and any(s[0] == "derived" for s in steps)]
+    for steps in blurred:
+        # A path through an element the callee could not tell apart (`arr[2]` of a parameter
+        # `arr`) names some element of the caller's array: what any of them holds escapes.
+        cut = next(i for i, s in enumerate(steps) if s[0] == "derived")
+        roots = [(o, g) for o, g in ctx.resolve(steps[:cut], args, None, st, memo)]
+        out += held_by(ctx, checker, st, roots, depth=1)
     for steps in summary.get("values", []):
         if len(steps) == 1 and steps[0][0] == "param":
             values = [(args[steps[0][1]], 1)] if steps[0][1] < len(args) else []

@@ -21,8 +21,8 @@ from .escape import ESCAPED
 
 
 class OwnData:
-    def __init__(self, fs):
-        self.fs = fs
+    def __init__(self, fs, arrays_escape):
+        self.fs, self.arrays_escape = fs, arrays_escape
         self.new_locs: dict = {}   # object -> (valid lit, coord, what, text)
         self.events: list = []     # (object, lit, coord, text) for path notes
         self.handles = handles.Handles()
@@ -39,6 +39,7 @@ class OwnershipChecker(Checker):
     out_acquires: dict = {}   # function -> (argument, "always" | "ret>=0" | "ret==0"[, count])
     consumes: dict = {}  # function -> the argument it takes over where its result is not null
     non_capturing: frozenset = frozenset()   # read or write through their arguments, keep none
+    arrays_escape = True   # what a local array holds escapes (§2.7); else it is the array's
 
     def acquired_by(self, what: str) -> str:
         """How reports name a thing made by `what`: "memory allocated by"."""
@@ -60,7 +61,7 @@ class OwnershipChecker(Checker):
         return effects
 
     def begin(self, ctx):
-        data = ctx.data[self.name] = OwnData(FiniteState(ctx.c, 2))
+        data = ctx.data[self.name] = OwnData(FiniteState(ctx.c, 2), self.arrays_escape)
         ctx.declare_attribute(ESCAPED, lambda key, d=data: d.fs.const(0))
 
     # -- acquisition and escape -----------------------------------------------------------------
@@ -156,6 +157,8 @@ class OwnershipChecker(Checker):
         kept = [(loc, g) for obj, value in ctx.pointer_slots(st)
                 if obj.root.sym is not None and obj.root.sym.kind == "global"
                 for loc, g in ctx.locations(value)]
+        if self.has_descriptors():   # and the descriptors made here integer globals hold
+            kept += handles.held_by_globals(self, ctx, st)
         # Collected before the call's effects: the call may overwrite what the arguments hold.
         return ("unknown", given + kept + summaries.held_by(ctx, self, st, given))
 

@@ -42,6 +42,7 @@ class ResourceChecker(OwnershipChecker):
     out_acquires = OUT_ACQUIRE
     consumes = CONSUME
     non_capturing = NON_CAPTURING | USE
+    arrays_escape = False   # `int fds[2]` owns pipe's descriptors (ownership/escape.py)
 
     def __init__(self, acquires=None, releases=None):
         self.acquires = dict(ACQUIRE, **(acquires or {}))

@@ -63,10 +63,11 @@ class LvalueEval:
 
     def store_obj(self, obj: Obj, value, g: int, st) -> None:
         value = self.coerce(value, obj.type)
-        if g == TRUE:
-            st.store[obj] = value
-        elif g != FALSE:
-            st.store[obj] = self.ite(g, value, self.read_obj(obj, st))
+        for target in _union_members(obj):
+            if g == TRUE:
+                st.store[target] = value
+            elif g != FALSE:
+                st.store[target] = self.ite(g, value, self.read_obj(target, st))
 
     def assign(self, lv: N.Lvalue, e: N.Expr, st) -> None:
         if isinstance(lv.type, (T.StructT, T.ArrT)):
@@ -101,6 +102,20 @@ class LvalueEval:
         else:
             budget[0] -= 1
             self.store_obj(d, self.read_obj(s, st), g, st)
+
+
+def _union_members(obj: Obj) -> list:
+    """NOTE [union-members]: the members of a union share their memory, so a value stored in
+    one member is what another member of the same type reads (`u.first = p; q = u.second;`
+    with both `char *`). Members of other types keep their own values (what their bytes would
+    read as is not modelled)."""
+    parent = obj.parent
+    if parent is None or not isinstance(parent.type, T.StructT) or not parent.type.union or \
+            obj.type is None:
+        return [obj]
+    key = obj.type.key()
+    return [obj] + [child(parent, name, ft) for name, ft in parent.type.fields
+                    if name != obj.step and ft is not None and ft.key() == key]
 
 
 def _var(self, lv, st):
