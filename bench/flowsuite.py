@@ -224,7 +224,7 @@ def run_saturn(cases, jobs: int) -> tuple[float, list]:
     return seconds, [(r["file"], r["line"], r["kind"]) for r in doc["reports"]]
 
 
-CLANG_CHECKERS = "unix.Malloc,alpha.unix.Stream,unix.StdCLibraryFunctions"
+CLANG_CHECKERS = "unix.Malloc,alpha.unix.Stream"
 _CLANG = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+):\d+: warning: (?P<msg>.*?) \[(?P<chk>[\w.]+)\]$")
 
 

@@ -121,7 +121,7 @@ def infer(ctx, checker, exit_state) -> dict:
     for steps, root, lit in uses:
         if ctx.can(lit, budget=OPTIONAL):
             out["uses"].append([steps, _when(ctx, c.AND(g, ctx.exists(root)), lit, lit, conds)])
-    out["frees"].sort(key=repr)
+    out["frees"].sort(key=lambda f: (len(f[0]), ctx.render_path(f[0])))
     returned = _returned(ctx, data, exit_state, g)
     if returned is not None:
         out["returns"] = returned

@@ -36,12 +36,21 @@ class Handles:
 
 
 def allocate(checker, ctx, st, coord, what, text, valid=None):
-    """A new descriptor: its object and value, owned where the value is above 2 (and `valid`)."""
-    data = ctx.data[checker.name]
-    value = fresh_int(ctx.c)
-    owned = -less_than(ctx.c, value, STANDARD + 1)
+    """A new descriptor: its object and value, owned where the value is above 2 (and `valid`).
+    An owned one differs from every other descriptor the function knows (those it opened, and
+    its integer parameters): the process has them open, so the number is another."""
+    data, c = ctx.data[checker.name], ctx.c
+    value = fresh_int(c)
+    owned = -less_than(c, value, STANDARD + 1)
+    for p in ctx.fn.params:   # stand-ins first: they are open too
+        v = ctx.param_value(p)
+        if v is not None and is_input_int(ctx.param_object(p), v):
+            stand_in(ctx, data.handles, ctx.param_object(p))
+    others = [v for v in data.handles.values.values()]
     obj, _ = checker.allocate(ctx, st, coord, what, text,
-                              owned if valid is None else ctx.c.AND(valid, owned))
+                              owned if valid is None else c.AND(valid, owned))
+    if others:
+        ctx.restrict(st, c.OR(-owned, c.AND_all(-same_int(c, value, v) for v in others)))
     data.handles.values[obj] = value
     return obj, value
 

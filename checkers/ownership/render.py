@@ -7,10 +7,10 @@ from __future__ import annotations
 from saturn.report.paths import render_steps
 
 
-def summary_lines(name: str, thing: str, summary: dict) -> list[str]:
+def summary_lines(name: str, thing: str, summary: dict, failure: str = "null") -> list[str]:
     parts = []
     if summary.get("allocator"):
-        parts.append(f"allocator (returns new {thing} or null)")
+        parts.append(f"allocator (returns new {thing} or {failure})")
     elif summary.get("returns_param") is not None:
         parts.append(f"returns param{summary['returns_param']} or null")
     else:
@@ -25,6 +25,8 @@ def summary_lines(name: str, thing: str, summary: dict) -> list[str]:
                      ", ".join(render_steps([["ret"], ["deref"]] + f) for f in summary["fields"]))
     escapees = [render_steps(e) for e in summary.get("escapees", [])]
     parts.append("escapees: " + (", ".join(escapees) if escapees else "none"))
+    if summary.get("values"):
+        parts.append("descriptors taken: " + ", ".join(render_steps(v) for v in summary["values"]))
     return [f"{name}: " + "; ".join(parts)]
 
 

@@ -151,10 +151,11 @@ def _out_allocs(ctx, checker, data, rules, g, exit_state) -> list:
 
 
 def _descriptors_in(ctx, data, value) -> list:
-    """(descriptor, literal) for the new descriptors an integer value may hold."""
+    """(descriptor, literal) for the new descriptors an integer value may hold (opened)."""
     if value is None:
         return []
-    found = [(h, same_int(ctx.c, value, v)) for h, v in data.handles.new(data)]
+    found = [(h, ctx.c.AND(same_int(ctx.c, value, v), data.new_locs[h][0]))
+             for h, v in data.handles.new(data)]
     return [(h, lit) for h, lit in found if lit != FALSE]
 
 

@@ -60,6 +60,9 @@ class ResourceChecker(OwnershipChecker):
     def acquired_by(self, what):
         return f"{self.acquires.get(what) or OUT_NOUN.get(what, 'resource')} opened by"
 
+    def render_summary(self, summary):
+        return render.summary_lines(self.name, self.thing, summary, "a failure")
+
     def search_facts(self, summary):
         holds = {"opener": bool(summary.get("allocator")),
                  "closer": bool(summary.get("escapees") or summary.get("values")),
