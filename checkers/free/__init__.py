@@ -30,7 +30,7 @@ class FreeData:
         self.marked: dict = {}      # root object -> None: blocks whose #freed this function set
         self.events: list = []      # (root, lit, coord, text): frees, for path notes
         self.found: list = []       # (kind, coord, lit, root, message, statement)
-        self.uses: dict = {}        # repr(steps) -> (steps, root, lit): input blocks used
+        self.uses: dict = {}        # repr(steps) -> steps: the input blocks it reads or writes
         self.summarized: set = set()   # blocks a summarized location held: NOTE [summarized]
 
 
@@ -101,11 +101,13 @@ class FreeChecker(Checker):
     def check(self, ctx, st, kind, locations, coord, message, statement, states=(FREED,)):
         """Record `kind` where a block among `locations` is in one of `states` on this path."""
         data = ctx.data[self.name]
-        path = ctx.lit(st.guard)
+        path = None
         for obj, g in locations:
             root = obj.root
             if root not in data.marked or root in data.summarized:
                 continue
+            if path is None:
+                path = ctx.lit(st.guard)
             value = self.state(ctx, st, root)
             bad = ctx.c.OR_all(data.fs.is_(value, s) for s in states)
             lit = ctx.c.AND_all([path, g, bad])
@@ -137,15 +139,13 @@ class FreeChecker(Checker):
 
     def use(self, ctx, st, locations, coord, message, statement):
         """A read or write of the blocks of `locations` (recorded for the summary too)."""
-        self.check(ctx, st, AFTER, locations, coord, message, statement)
-        data, path = ctx.data[self.name], ctx.lit(st.guard)
-        for obj, g in locations:
+        data = ctx.data[self.name]
+        if data.marked:
+            self.check(ctx, st, AFTER, locations, coord, message, statement)
+        for obj, _ in locations:
             steps = summaries.block_steps(ctx, obj.root)
             if steps is not None:
-                key = repr(steps)
-                old = data.uses.get(key)
-                lit = ctx.c.AND(path, g)
-                data.uses[key] = (steps, obj.root, ctx.c.OR(old[2], lit) if old else lit)
+                data.uses.setdefault(repr(steps), steps)
 
     # -- events ---------------------------------------------------------------------------------
     def on_load(self, ctx, access, st):

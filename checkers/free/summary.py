@@ -1,7 +1,7 @@
 """The free checker's summaries: which blocks the function's parameters and globals reach it
 frees, and which it reads or writes through, named by interface paths (§2.5.1):
 
-    {"frees": [[steps, when], ...], "uses": [[steps, when], ...], "returns": when}
+    {"frees": [[steps, when], ...], "uses": [steps, ...], "returns": when}
 
 (`returns`, when present: the result, where it is not null, points to a block the function
 freed — a dangling pointer its caller receives.)
@@ -9,7 +9,9 @@ freed — a dangling pointer its caller receives.)
 `when`: "always" (wherever the block exists, i.e. the pointers to it were not null), by the
 result ("ret==0", "ret!=0", "ret<0", "ret>=0"), by an integer parameter or global read on entry
 (["param", i, b], ["global", key, b]: b = 1 where it is non-zero, 0 where it is zero), or
-"maybe" (a condition none of these tells: the caller takes it as perhaps).
+"maybe" (a condition none of these tells: the caller takes it as perhaps). A use has no
+condition: a caller that hands over a freed block is told of it wherever the callee may use it
+(correct code hands no freed block to a function that may read it).
 """
 from __future__ import annotations
 
@@ -40,21 +42,19 @@ def prepare(ctx, checker, call, summary, args, st):
     """Before the call's effects: the caller's objects each path names, and the conditions on
     parameters and globals, which the callee read on entry."""
     memo: dict = {}
-    out = {}
-    for part in ("uses", "frees"):
-        out[part] = [(when, ctx.resolve(steps, args, None, st, memo),
+    out = {"uses": [ctx.resolve(steps, args, None, st, memo)
+                    for steps in summary.get("uses", [])],
+           "frees": [(when, ctx.resolve(steps, args, None, st, memo),
                       _entry_condition(ctx, when, args, st))
-                     for steps, when in summary.get(part, [])]
-    out["returns"] = summary.get("returns")
+                     for steps, when in summary.get("frees", [])],
+           "returns": summary.get("returns")}
     return out
 
 
 def apply(ctx, checker, call, token, args, st) -> None:
     ret = ctx.load(call.lv, st) if call.lv is not None else None
-    for when, objs, cond in token["uses"]:
-        lit = _condition(ctx, when, cond, ret)
-        checker.use(ctx, st, [(o, ctx.c.AND(g, lit if lit is not None else TRUE))
-                              for o, g in objs], call.coord,
+    for objs in token["uses"]:
+        checker.use(ctx, st, objs, call.coord,
                     f"'{call.text}' may use memory that was freed (its summary reads or "
                     f"writes through it)", call.text)
     for when, objs, cond in token["frees"]:
@@ -117,10 +117,9 @@ def infer(ctx, checker, exit_state) -> dict:
         here = c.AND(g, ctx.exists(root))
         if ctx.can(here, maybe, budget=OPTIONAL):
             out["frees"].append([steps, _when(ctx, here, freed, maybe, conds)])
-    uses = sorted(data.uses.values(), key=lambda u: repr(u[0]))[:MAX_USES]
-    for steps, root, lit in uses:
-        if ctx.can(lit, budget=OPTIONAL):
-            out["uses"].append([steps, _when(ctx, c.AND(g, ctx.exists(root)), lit, lit, conds)])
+    # Paths, not queries: a use on a path no model takes is rare, and a query each was most of
+    # the checker's time (lz4: 32 paths a function).
+    out["uses"] = [data.uses[k] for k in sorted(data.uses)][:MAX_USES]
     out["frees"].sort(key=lambda f: (len(f[0]), ctx.render_path(f[0])))
     returned = _returned(ctx, data, exit_state, g)
     if returned is not None:

@@ -24,10 +24,11 @@ def _when(when) -> str:
 
 def summary_lines(summary: dict) -> list[str]:
     parts = []
-    for word, part in (("frees", "frees"), ("uses", "uses")):
-        items = [render_steps(steps) + _when(when) for steps, when in summary.get(part, [])]
-        if items:
-            parts.append(f"{word} " + ", ".join(items))
+    frees = [render_steps(steps) + _when(when) for steps, when in summary.get("frees", [])]
+    if frees:
+        parts.append("frees " + ", ".join(frees))
+    if summary.get("uses"):
+        parts.append("uses " + ", ".join(render_steps(s) for s in summary["uses"]))
     if summary.get("returns"):
         parts.append("returns a pointer to a block it freed" + _when(summary["returns"]))
     return ["free: " + ("; ".join(parts) if parts else "frees nothing, uses nothing")]

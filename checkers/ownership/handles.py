@@ -28,6 +28,7 @@ class Handles:
     def __init__(self):
         self.values: dict = {}     # object -> value (new descriptors, then stand-ins)
         self.stand_ins: dict = {}  # input object -> stand-in object
+        self.taken: set = set()    # stand-ins something released or kept (escape)
         self.index: dict = {}      # variable -> input objects whose entry value uses it
         self.indexed = 0           # how many of ctx.inputs the index holds
 
@@ -42,11 +43,11 @@ def allocate(checker, ctx, st, coord, what, text, valid=None):
     data, c = ctx.data[checker.name], ctx.c
     value = fresh_int(c)
     owned = -less_than(c, value, STANDARD + 1)
-    for p in ctx.fn.params:   # stand-ins first: they are open too
+    others = list(data.handles.values.values())
+    for p in ctx.fn.params:   # the integer parameters are open descriptors too, or no such
         v = ctx.param_value(p)
         if v is not None and is_input_int(ctx.param_object(p), v):
-            stand_in(ctx, data.handles, ctx.param_object(p))
-    others = [v for v in data.handles.values.values()]
+            others.append(v)
     obj, _ = checker.allocate(ctx, st, coord, what, text,
                               owned if valid is None else c.AND(valid, owned))
     if others:
@@ -63,7 +64,7 @@ def holders(checker, ctx, value):
     data = ctx.data[checker.name]
     hs, c = data.handles, ctx.c
     out = [(h, same_int(c, value, v)) for h, v in hs.new(data)]
-    for obj in _candidates(ctx, hs, value):
+    for obj in candidates(ctx, hs, value):
         out.append((stand_in(ctx, hs, obj), same_int(c, value, ctx.input_value(obj))))
     return [(h, lit) for h, lit in out if lit != FALSE]
 
@@ -97,7 +98,7 @@ def is_input_int(obj, value) -> bool:
         obj.root.origin == "env" and obj.type is not None and not hasattr(value, "entries")
 
 
-def _candidates(ctx, hs, value):
+def candidates(ctx, hs, value):
     """The integer inputs whose entry value shares a literal with `value`."""
     inputs = ctx.inputs
     if hs.indexed < len(inputs):

@@ -37,7 +37,7 @@ def infer(ctx, checker, exit_state) -> dict:
         summary["allocator"] = _descriptor_result(ctx, data, rules, g,
                                                   ctx.exit_value(rv, exit_state))
     summary["out_alloc"] = _out_allocs(ctx, checker, data, rules, g, exit_state)
-    summary["escapees"] = _escapees(ctx, rules, g, summary["returns_param"])
+    summary["escapees"] = _escapees(ctx, checker, rules, g, summary["returns_param"])
     if checker.has_descriptors():
         values = _values(ctx, data, rules, g)
         if values:
@@ -59,25 +59,36 @@ def _descriptor_result(ctx, data, rules, g, ret) -> bool:
 
 
 def _values(ctx, data, rules, g) -> list:
-    """The integer inputs (descriptors a caller may own) that escape other than by their own
-    place: closed, kept, or handed to an unknown function."""
+    """The integer inputs (descriptors a caller may own) that may escape other than by their
+    own place: those a release or an unknown call took, and the parameters a place the caller
+    sees holds a copy of at the exit (`c->fd = fd;`). Found without queries: any integer may
+    be a descriptor to some caller, and this only ever spares a caller a leak report."""
     hs = data.handles
-    for p in ctx.fn.params:   # a parameter stored away is caught even if nothing released it
+    found = [obj for obj, stand in hs.stand_ins.items() if stand in hs.taken]
+    found += [obj for obj in _copied_params(ctx, rules) if obj not in found]
+    paths = [steps for steps in map(ctx.interface_steps, found)
+             if steps and steps[0][0] in ("param", "global")]
+    return sorted(paths, key=ctx.render_path)
+
+
+def _copied_params(ctx, rules):
+    """The integer parameters a place the caller sees holds a copy of at the exit (a value
+    sharing a literal with the parameter's)."""
+    params = {}
+    for p in ctx.fn.params:
         value = ctx.param_value(p)
-        obj = ctx.param_object(p)
-        if handles.is_input_int(obj, value) if value is not None else False:
-            handles.stand_in(ctx, hs, obj)
-    paths = []
-    for obj, stand in hs.stand_ins.items():
-        steps = ctx.interface_steps(obj)
-        if not steps or steps[0][0] not in ("param", "global"):
+        if value is not None and handles.is_input_int(ctx.param_object(p), value):
+            for b in value.bits:
+                params.setdefault(abs(b), ctx.param_object(p))
+    if not params:
+        return []
+    out = []
+    for p, value, own in rules.int_slots():
+        if own or rules.route(p)[0] not in ("param", "global", "ret"):
             continue
-        own = rules.route(obj)
-        excluded = frozenset({own}) if own[0] in ("param", "global") else frozenset()
-        paths.append((steps, rules.escaped(stand, excluded)))
-    found = [steps for (steps, _), may in zip(paths, ctx.which_may([l for _, l in paths], g))
-             if may]
-    return sorted(found, key=lambda s: ctx.render_path(s))
+        bits = getattr(ctx.force(value), "bits", ())
+        out += [params[abs(b)] for b in bits if abs(b) in params]
+    return list(dict.fromkeys(out))
 
 
 def _result(ctx, data, rules, g, rv, summary) -> None:
@@ -183,12 +194,14 @@ def when_lit(ctx, when, ret) -> int:
     return zero if when == "ret==0" else -zero
 
 
-def _escapees(ctx, rules, g, returned=None) -> list:
+def _escapees(ctx, checker, rules, g, returned=None) -> list:
     """Parameter-reachable locations that escape by a route other than their parameter. When the
     summary says the result is parameter i, returning it is no escape (the caller sees it)."""
     by_steps: dict[str, tuple] = {}   # one query per interface path, whatever its locations
     for obj, value in list(ctx.inputs.items()):
         for loc, _ in ctx.locations(value):
+            if not checker.may_own(loc.type):
+                continue
             steps = ctx.interface_steps(loc)
             if not steps or steps[0][0] != "param" or \
                     sum(1 for s in steps if s[0] == "deref") > POINTER_HOPS:

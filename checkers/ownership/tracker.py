@@ -92,6 +92,11 @@ class OwnershipChecker(Checker):
             return handles.holders(self, ctx, value)
         return ctx.locations(value)
 
+    def may_own(self, ctype) -> bool:
+        """Whether memory of C type `ctype` may be one of this checker's things or hold one
+        (the escapees of a summary are asked about such memory only)."""
+        return True
+
     def has_descriptors(self) -> bool:
         """Whether this checker's things may be integers (NOTE [descriptors])."""
         return False
@@ -109,6 +114,8 @@ class OwnershipChecker(Checker):
         for root, gs in by_root.items():   # first-seen order: NOTE [gate-order]
             g = ctx.c.OR_all(gs)
             ctx.set_attr(st, root, ESCAPED, fs.const(1), g)
+            if root in data.handles.values:
+                data.handles.taken.add(root)
             if text and root in data.new_locs:
                 data.events.append((root, ctx.c.AND(ctx.lit(st.guard), g), coord, text))
 

@@ -12,6 +12,7 @@ escapee summaries across calls, reports with a path. A descriptor is an integer:
 from __future__ import annotations
 
 from saturn.checker import Fact, Kind
+from saturn.ir import types as T
 
 from ..ownership import render
 from ..ownership.memory import NON_CAPTURING
@@ -53,6 +54,14 @@ class ResourceChecker(OwnershipChecker):
 
     def has_descriptors(self):
         return True
+
+    def may_own(self, ctype):
+        # A file is a struct (FILE, DIR, the kernel's struct file), or opaque (a user's
+        # handle); a struct or a pointer may hold one. Bytes, numbers and arrays of them are
+        # buffers: no summary asks whether they escape.
+        while isinstance(ctype, T.ArrT):
+            ctype = ctype.elem
+        return not isinstance(ctype, (T.IntT, T.FloatT))
 
     def library_effects(self):
         return {}   # memory effects are the engine's default (the leak checker's for the rest)
