@@ -20,6 +20,10 @@ from . import summary as summaries
 from .words import access_text, summary_lines
 
 LIVE, FREED, MAYBE = 0, 1, 2
+# Blocks a free may be about: made here ("heap"), reached from the inputs ("env") or returned
+# by an unknown call ("fresh"); never a local, a string, a function or an integer made a
+# pointer (`kfree(ERR_PTR(-ENOMEM))` twice is the same constant, no block).
+BLOCKS = frozenset({"heap", "env", "fresh"})
 FREED_ATTR = "#freed"
 DOUBLE, AFTER = "memory.double-free", "memory.use-after-free"
 
@@ -82,7 +86,7 @@ class FreeChecker(Checker):
     # "it" twice. Blocks reached through precise locations are tracked as before.
     def tracked(self, data, obj) -> bool:
         root = obj.root
-        if root in data.summarized:
+        if root in data.summarized or root.origin not in BLOCKS:
             return False
         cur = root
         for _ in range(16):

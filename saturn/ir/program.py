@@ -93,9 +93,9 @@ class Program:
         if not attrs:
             return
         old = self.attributes.get(key, ())
-        new = tuple(a for a in attrs if a not in old)
-        if new:
-            self.attributes[key] = old + new
+        new = [a for a in attrs if a not in old]
+        if new:   # in one order whatever the order of the declarations met (cache keys)
+            self.attributes[key] = tuple(sorted(old + tuple(new), key=repr))
             self.attributes_added += len(new)
 
     def assume_whole(self, whole: bool) -> None:
