@@ -26,6 +26,9 @@ Events, in the order a function's analysis meets them (clang's analyzer names in
 - `on_store(ctx, access, state)`: an assignment (through a pointer or not) before it
   happens [Bind]. `access` is an `Access`.
 - `on_branch(ctx, branch, lit, state)`: a two-way branch, `lit` its condition [BranchCondition].
+- `on_forget(ctx, values, state)`: a loop whose exit its unrolled iterations did not reach is
+  havocked (§2.6.6): `values` are what it had stored, now replaced by unknown ones, so what
+  they point to or hold may be anywhere [PointerEscape, on invalidation].
 - `finish(ctx, exit_state)`: the function's exit (`exit_state` is None when no path returns):
   infer the summary (`set_summary`) and report [EndFunction; clang's DeadSymbols has no
   counterpart: what is lost is found at the exit, over all paths at once].
@@ -143,6 +146,9 @@ class Checker:
         pass
 
     def on_branch(self, ctx, branch, lit: int, state) -> None:
+        pass
+
+    def on_forget(self, ctx, values, state) -> None:
         pass
 
     def finish(self, ctx, exit_state) -> None:

@@ -76,7 +76,9 @@ class EscapeRules:
             return ("newloc", root)
         sym = root.sym
         if sym is not None and sym.kind in ("local", "temp"):
-            in_array = _inside_array(p)
+            # An element the analysis does not tell apart (a derived object) is an array's too,
+            # for the checkers whose arrays own what they hold.
+            in_array = _inside_array(p) or (not self.data.arrays_escape and _derived(p))
             return ("local-array", None) if in_array else ("local", None)
         if sym is not None and sym.kind == "global":
             return ("global", sym.key)
@@ -112,6 +114,14 @@ class EscapeRules:
     def leaked(self, l, excluded=frozenset()) -> int:
         valid = self.data.new_locs[l][0]
         return self.c.AND(valid, -self.escaped(l, excluded))
+
+
+def _derived(p) -> bool:
+    while p is not None:
+        if p.origin == "derived":
+            return True
+        p = p.parent
+    return False
 
 
 def _inside_array(p) -> bool:

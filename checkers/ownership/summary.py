@@ -270,6 +270,13 @@ def held_by(ctx, checker, st, locations, depth: int = POINTER_HOPS):
     return out
 
 
+# NOTE [result-writers]: a checker that stores a new value into a call's result (an
+# allocator's new location, the leak checker's "parameter i or null" for `returns_param`)
+# changes what the checkers after it read there (NOTE [checker-order]); a condition the free
+# checker took from the result before the change no longer matches it. So only the allocators'
+# results are written by every ownership checker (a new thing has no other value), and
+# `returns_param` only by the leak checker, as it always did: the engine's own summary already
+# makes such a result the parameter's object (symex/calls.returned_value).
 def apply(ctx, checker, call, summary, escapees, args, st, held=None) -> None:
     held = held or {}
     if escapees:
@@ -289,7 +296,8 @@ def apply(ctx, checker, call, summary, escapees, args, st, held=None) -> None:
                 inner, v2 = checker.allocate(ctx, st, call.coord, name, call.text,
                                              ctx.c.AND(ctx.c.new_var(), v))
                 ctx.write(slot, ctx.pointer([(inner, v2), (None, -v2)]), g, st)
-    elif summary.get("returns_param") is not None and call.lv is not None:
+    elif summary.get("returns_param") is not None and call.lv is not None and \
+            checker.writes_returned_param:   # NOTE [result-writers]
         i = summary["returns_param"]
         if i < len(args):
             pick = ctx.c.new_var()

@@ -40,6 +40,7 @@ class OwnershipChecker(Checker):
     consumes: dict = {}  # function -> the argument it takes over where its result is not null
     non_capturing: frozenset = frozenset()   # read or write through their arguments, keep none
     arrays_escape = True   # what a local array holds escapes (§2.7); else it is the array's
+    writes_returned_param = True   # NOTE [result-writers] in summary.py
 
     def acquired_by(self, what: str) -> str:
         """How reports name a thing made by `what`: "memory allocated by"."""
@@ -62,7 +63,7 @@ class OwnershipChecker(Checker):
 
     def begin(self, ctx):
         data = ctx.data[self.name] = OwnData(FiniteState(ctx.c, 2), self.arrays_escape)
-        ctx.declare_attribute(ESCAPED, lambda key, d=data: d.fs.const(0))
+        ctx.declare_attribute(ESCAPED, lambda key, d=data: d.fs.const(0), through_havoc=True)
 
     # -- acquisition and escape -----------------------------------------------------------------
     def allocate(self, ctx, st, coord, what, text, valid=None):
@@ -147,6 +148,12 @@ class OwnershipChecker(Checker):
                 lit = ctx.c.AND(ctx.lit(st.guard), g)
                 data.events.append((loc.root, lit, access.coord,
                                     "the pointer to the block is overwritten here"))
+
+    def on_forget(self, ctx, values, st):
+        """What a havocked loop had stored escapes: the analysis no longer knows where it is
+        (`for (i = 0; i < 10; i++) { p = malloc(n); ... free(p); }`: the frees of the unrolled
+        iterations are forgotten with their pointers, attributes being the loop entry's)."""
+        self.escape(ctx, st, [h for v in values for h in self.given(ctx, v)])
 
     # -- calls ----------------------------------------------------------------------------------
     def pre_call(self, ctx, call, args, st):

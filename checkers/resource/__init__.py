@@ -44,6 +44,7 @@ class ResourceChecker(OwnershipChecker):
     consumes = CONSUME
     non_capturing = NON_CAPTURING | USE
     arrays_escape = False   # `int fds[2]` owns pipe's descriptors (ownership/escape.py)
+    writes_returned_param = False   # NOTE [result-writers]
 
     def __init__(self, acquires=None, releases=None):
         self.acquires = dict(ACQUIRE, **(acquires or {}))

@@ -23,6 +23,7 @@ class FunctionContext:
         self.summaries: dict = {}          # callee key -> {checker: summary}
         self.returns: list[tuple] = []     # (guard, coord) of each `return` reached
         self.branch_hooks: list = []       # callables (Branch, cond lit, state): on_branch
+        self.forget_hooks: list = []       # callables (values, state): on_forget
 
     # -- interface objects (§2.5.1) ----------------------------------------------------------------
     def interface_steps(self, obj, roots=None):
@@ -85,9 +86,13 @@ class FunctionContext:
         return self.ev.ite(cond, a, b)
 
     # -- attributes (§2.2.5): values on addresses, merged at joins by the engine --------------------
-    def declare_attribute(self, name: str, entry) -> None:
-        """`entry((address uid, name))` gives the attribute's value where nothing set it."""
+    def declare_attribute(self, name: str, entry, through_havoc: bool = False) -> None:
+        """`entry((address uid, name))` gives the attribute's value where nothing set it. A
+        loop's havoc (§2.6.6) sets attributes back to their loop-entry values, unless declared
+        `through_havoc` (a flag that, once set on a path, stays true: what escaped stays so)."""
         self.ev.attr_defaults[name] = entry
+        if through_havoc:
+            self.ev.attr_kept.add(name)
 
     def get_attr(self, state, obj, name: str):
         return self.ev.get_attr(state, obj, name)
@@ -173,6 +178,7 @@ class FunctionContext:
         self.ev.store_hooks.clear()
         self.ev.load_hooks.clear()
         self.branch_hooks.clear()
+        self.forget_hooks.clear()
         self.data.pop("<states>", None)
         self.guards.dispose()
         self.c.release()

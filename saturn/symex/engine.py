@@ -136,7 +136,9 @@ def _run(program, fn, unroller, checkers, options, summaries, havoc):
                                      _can_leave(ctx, exits.get((bid, ictx[:-1]), ()))):
                 continue
             havoc.add(bid)
-            _havoc(ev, st, entries.get((bid, ictx[:-1])))
+            forgotten = _havoc(ev, st, entries.get((bid, ictx[:-1])))
+            for hook in ctx.forget_hooks:
+                hook(forgotten, st)
         outs = _execute_block(ctx, fn.blocks[bid], st)
         if bid == fn.exit:
             exit_states.append(st)
@@ -207,18 +209,24 @@ def _has_exit(fn, body) -> bool:
     return False
 
 
-def _havoc(ev, st: State, entry: State | None) -> None:
+def _havoc(ev, st: State, entry: State | None) -> list:
     """The second pass of §2.6.6: what the loop changed becomes unknown; attributes keep their
-    loop-entry values."""
+    loop-entry values (those declared `through_havoc` keep their own). Returns the values the
+    loop had put there (the checkers' on_forget)."""
     if entry is None:
-        return
+        return []
+    forgotten = []
     for obj, value in list(st.store.items()):
         if not same(ev, entry.store.get(obj), value):   # NOTE [lazy-values]
+            forgotten.append(value)
             st.store[obj] = ev.fresh_value(obj.type, obj.display)
             for loc, _ in getattr(st.store[obj], "entries", ()):
                 if loc is not None:   # NOTE [havoc-pointers] in symex/expr.py
                     ev.anywhere.add(loc.uid)
+    kept = {k: v for k, v in st.attrs.items() if k[1] in ev.attr_kept}
     st.attrs = dict(entry.attrs)
+    st.attrs.update(kept)
+    return forgotten
 
 
 def _execute_block(ctx, block: N.Block, st: State) -> dict:

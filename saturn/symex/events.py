@@ -41,6 +41,8 @@ def attach(ctx, checkers) -> None:
             ev.load_hooks.append(lambda access, st, ch=ch: ch.on_load(ctx, access, st))
         if ch.handles("on_store"):
             ev.store_hooks.append(lambda access, st, ch=ch: ch.on_store(ctx, access, st))
+        if ch.handles("on_forget"):
+            ctx.forget_hooks.append(lambda values, st, ch=ch: ch.on_forget(ctx, values, st))
         if ch.handles("on_branch"):
             ctx.branch_hooks.append(lambda term, lit, st, ch=ch: ch.on_branch(ctx, term, lit, st))
     for ch in checkers:

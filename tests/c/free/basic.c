@@ -97,12 +97,12 @@ void ok_local_array(void)
         free(a[i]);
 }
 
-struct node { struct node *next; int value; };
+struct fnode { struct fnode *next; int value; };
 
-void ok_list(struct node *n)
+void ok_list(struct fnode *n)
 {
     while (n) {
-        struct node *next = n->next;
+        struct fnode *next = n->next;
         free(n);
         n = next;
     }
@@ -160,18 +160,107 @@ void ok_realloc_grow(char *p, size_t n)
     free(p);
 }
 
-struct pair { char *a; char *b; };
+struct fpair { char *a; char *b; };
 
-void field_twice(struct pair *s)
+void field_twice(struct fpair *s)
 {
     free(s->a);
     free(s->a);                                // expect: memory.double-free
 }
 
-void ok_fields(struct pair *s)
+void ok_fields(struct fpair *s)
 {
     free(s->a);
     s->a = NULL;
     free(s->b);
     free(s->a);
+}
+
+struct refobj { int ref; char *name; };
+
+static void put(struct refobj *o)
+{
+    if (--o->ref == 0) {
+        free(o->name);
+        free(o);
+    }
+}
+
+void ok_get_put(struct refobj *o)
+{
+    o->ref++;
+    put(o);
+    put(o);
+}
+
+static void xfree(void **pp)
+{
+    free(*pp);
+    *pp = NULL;
+}
+
+void ok_xfree_twice(void)
+{
+    char *p = malloc(3);
+    xfree((void **)&p);
+    xfree((void **)&p);
+}
+
+void ok_swapped(void)
+{
+    char *a = malloc(1), *b = malloc(1), *t;
+    t = a;
+    a = b;
+    b = t;
+    free(a);
+    free(b);
+}
+
+void ok_realloc_in_loop(int n)
+{
+    char *buf = NULL;
+    int i;
+    for (i = 0; i < n; i++) {
+        char *nb = realloc(buf, i + 1);
+        if (!nb) {
+            free(buf);
+            return;
+        }
+        buf = nb;
+    }
+    free(buf);
+}
+
+static char *keep_or_free(char *s, int keep)
+{
+    if (!keep) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void ok_kept(char *s)
+{
+    char *r = keep_or_free(s, 1);
+    if (r)
+        free(r);
+}
+
+struct node2 { struct node2 *next; char *data; };
+struct list2 { struct node2 *head; };
+
+void ok_unlink(struct list2 *l, struct node2 *target)
+{
+    struct node2 **pp = &l->head;
+    while (*pp) {
+        if (*pp == target) {
+            struct node2 *dead = *pp;
+            *pp = dead->next;
+            free(dead->data);
+            free(dead);
+            return;
+        }
+        pp = &(*pp)->next;
+    }
 }

@@ -4,15 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct buf { char *data; int len; };
+struct fbuf { char *data; int len; };
 
-static void buf_destroy(struct buf *b)    // expect-summary: buf_destroy: free: frees *param0, *(*param0).data; uses *param0
+static void buf_destroy(struct fbuf *b)    // expect-summary: buf_destroy: free: frees *param0, *(*param0).data; uses *param0
 {
     free(b->data);
     free(b);
 }
 
-void destroy_twice(struct buf *b)
+void destroy_twice(struct fbuf *b)
 {
     buf_destroy(b);
     free(b);                                   // expect: memory.double-free
@@ -20,14 +20,14 @@ void destroy_twice(struct buf *b)
 
 void ok_destroy_once(void)
 {
-    struct buf *b = malloc(sizeof *b);
+    struct fbuf *b = malloc(sizeof *b);
     if (!b)
         return;
     b->data = malloc(10);
     buf_destroy(b);
 }
 
-void free_then_destroy(struct buf *b)
+void free_then_destroy(struct fbuf *b)
 {
     free(b->data);
     buf_destroy(b);                            // expect: memory.double-free

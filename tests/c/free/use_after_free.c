@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct item { int id; char *name; };
+struct fitem { int id; char *name; };
 
 int read_after(void)
 {
@@ -24,7 +24,7 @@ void write_after(void)
     p[1] = 'x';                                // expect: memory.use-after-free
 }
 
-int field_after(struct item *it)
+int field_after(struct fitem *it)
 {
     free(it);
     return it->id;                             // expect: memory.use-after-free
@@ -89,19 +89,19 @@ void ok_other_branch(int c)
         free(p);
 }
 
-void ok_free_field_then_struct(struct item *it)
+void ok_free_field_then_struct(struct fitem *it)
 {
     free(it->name);
     free(it);
 }
 
-void struct_then_field(struct item *it)
+void struct_then_field(struct fitem *it)
 {
     free(it);
     free(it->name);                            // expect: memory.use-after-free
 }
 
-void ok_loop_next(struct item **items, int n)
+void ok_loop_next(struct fitem **items, int n)
 {
     int i;
     for (i = 0; i < n; i++) {

@@ -162,3 +162,56 @@ void ok_mkstemp(char *tmpl)
     unlink(tmpl);
     close(fd);
 }
+
+void ok_open_close_each_time(void)
+{
+    int i;
+    for (i = 0; i < 10; i++) {
+        int fd = open("/dev/null", O_RDONLY);
+        if (fd >= 0)
+            close(fd);
+    }
+}
+
+int ok_fd_table(const char **paths)
+{
+    struct { int fd; } conns[4];
+    int i;
+    for (i = 0; i < 4; i++)
+        conns[i].fd = open(paths[i], O_RDONLY);
+    for (i = 0; i < 4; i++)
+        if (conns[i].fd >= 0)
+            close(conns[i].fd);
+    return 0;
+}
+
+int ok_opened_until_failure(const char **paths)
+{
+    int fds[3], i;
+    for (i = 0; i < 3; i++) {
+        fds[i] = open(paths[i], O_RDONLY);
+        if (fds[i] < 0)
+            break;
+    }
+    while (--i >= 0)
+        close(fds[i]);
+    return 0;
+}
+
+void ok_goto_cleanup(const char *p)
+{
+    int fd = -1;
+    FILE *f = NULL;
+    fd = open(p, O_RDONLY);
+    if (fd < 0)
+        goto out;
+    f = fopen(p, "r");
+    if (!f)
+        goto out;
+    fgetc(f);
+out:
+    if (f)
+        fclose(f);
+    if (fd >= 0)
+        close(fd);
+}
