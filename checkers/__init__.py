@@ -1,1 +1,2 @@
-"""Checkers: one module each (`assertion`, later `lock`, `leak`), registered in saturn.registry."""
+"""Checkers: every module or package here that defines `CHECKER` is one (saturn/registry.py,
+docs/CHECKERS.md); the others are their helpers."""

@@ -6,28 +6,24 @@ without a spec returns an unknown value (the engine's default).
 """
 from __future__ import annotations
 
-from saturn.checker import CallHook, Checker
+from saturn.checker import Checker, Kind, short_name
 
 FAILURES = frozenset({"__assert_fail", "__assert_perror_fail", "__assert", "__assert_rtn",
                       "reach_error", "__VERIFIER_error"})
 ASSUMES = frozenset({"__VERIFIER_assume", "__CPROVER_assume"})
 
 
-def _short(key):
-    return key.rsplit(":", 1)[-1] if key else None
-
-
 class AssertChecker(Checker):
     name = "assert"
-    kinds = ("assert.violation",)
+    description = ("Assertions that can fail for some input, with a witness (within one function).")
+    kinds = (Kind("assert.violation", "error", "An assertion can fail for some input."),)
     enabled_by_default = False
 
     def begin(self, ctx):
         ctx.data[self.name] = set()
-        ctx.ev.call_hooks.append(CallHook(before=lambda call, args, st: self.before(ctx, call, args, st)))
 
-    def before(self, ctx, call, args, state) -> None:
-        name = _short(call.callee)
+    def pre_call(self, ctx, call, args, state) -> None:
+        name = short_name(call.callee)
         if name in ASSUMES and args:
             ctx.restrict(state, ctx.truth(args[0]))
             return

@@ -7,11 +7,11 @@ reports of docs/DESIGN.md are issued (lock_reports.py).
 """
 from __future__ import annotations
 
-from saturn.checker import (FALSE, TRUE, CallHook, Checker, FiniteState, callee_summary,
-                            equals_const, set_summary)
+from saturn.checker import (FALSE, TRUE, Checker, FiniteState, Kind, equals_const, set_summary,
+                            short_name)
 
-from . import lock_apply, lock_class, lock_reports, lock_summary
-from .lock_specs import NONZERO, SEMAPHORE_OPS, SPECS
+from . import lock_apply, lock_class, lock_render, lock_reports, lock_summary
+from .lock_specs import CONFIG_KEYS, NONZERO, SEMAPHORE_OPS, SPECS, annotation_specs, load_user_specs
 from .lock_summary import LockError
 
 U, L, R, E = 0, 1, 2, 3                     # unlocked, locked (exclusive), read-held, error
@@ -41,18 +41,40 @@ class LockData:
 
     def first_op(self, ctx) -> None:
         if self.read_before_lock is None:
-            self.read_before_lock = set(ctx.env.initial_values)
+            self.read_before_lock = set(ctx.inputs)
 
 
 class LockChecker(Checker):
     name = "lock"
-    kinds = ("lock.double-lock", "lock.double-unlock", "lock.ambiguous-exit", "lock.not-released")
+    description = ("Double locks and unlocks, and functions that return with a lock held or not by "
+                   "the same condition (§2.5), with lock summaries across calls.")
+    kinds = (
+        Kind("lock.double-lock", "warning",
+             "A lock may be acquired while it is already held (a self-deadlock)."),
+        Kind("lock.double-unlock", "warning", "A lock may be released while it is not held."),
+        Kind("lock.ambiguous-exit", "warning",
+             "The function may return with the lock held or not under the same return "
+             "condition, so callers cannot know whether to release it."),
+        Kind("lock.not-released", "warning",
+             "A lock only this function can reach is still held when it returns."))
+    facts = lock_render.FACTS
+    config_keys = CONFIG_KEYS
     summary_version = 3
 
     def __init__(self, specs=None):
         self.specs = dict(SPECS)
         if specs:
             self.specs.update(specs)
+
+    def configured(self, config):
+        """The checker with the users' own lock functions from the config file."""
+        return LockChecker(load_user_specs(config.get("lock", []))) if config else self
+
+    def render_summary(self, summary):
+        return lock_render.lock_lines(summary)
+
+    def search_facts(self, summary):
+        return lock_render.lock_facts(summary)
 
     def library_effects(self):
         # Lock primitives change only lock states, which are attributes, not memory.
@@ -66,10 +88,7 @@ class LockChecker(Checker):
         for attr in ("#lock", "#lockfirst", "#lockcause", "#lockrec", "#mtype", "#readmine",
                      "#readagain", "#lockvague", "#lockinit", "#relhere",
                      "#mine"):
-            ctx.ev.attr_defaults[attr] = lambda key, d=data: self._entry_value(d, key)
-        ctx.ev.call_hooks.append(CallHook(
-            before=lambda call, args, st: self.before(ctx, call, args, st),
-            after=lambda call, args, ret, st, tok: self.after(ctx, call, args, ret, st, tok)))
+            ctx.declare_attribute(attr, lambda key, d=data: self._entry_value(d, key))
 
     @staticmethod
     def _entry_value(data: LockData, key):
@@ -80,34 +99,37 @@ class LockChecker(Checker):
         return got
 
     # -- calls -----------------------------------------------------------------------------------
-    def spec_of(self, call):
-        name = call.callee.rsplit(":", 1)[-1] if call.callee else None
-        return self.specs.get(name) if name else None
+    def overrides(self, name):
+        return name in self.specs
 
-    def before(self, ctx, call, args, st):
-        spec = self.spec_of(call)
+    def pre_call(self, ctx, call, args, st):
+        spec = self.specs.get(short_name(call.callee))
         if spec is not None:
             return ("spec", spec, self._locks_of(ctx, args, spec[1]), args)
-        notes = ctx.program.lock_annotations.get(call.callee) if call.callee else None
-        if notes and call.callee not in ctx.program.functions:
+        notes = annotation_specs(ctx.attributes(call.callee))
+        if notes and not ctx.has_body(call.callee):
             # Sparse annotations of a function we have no body for (saturn/ir/annotations.py).
             return ("annotations", [((op, 0, None, "w"), ctx.resolve(steps, args, None, st))
                                     for op, steps in notes], args)
-        summary = callee_summary(ctx, call.callee, self.name)
-        if summary and summary.get("locks"):
-            return ("summary", summary, lock_apply.prepare(ctx, self, summary, args, st))
         return None
 
-    def after(self, ctx, call, args, ret, st, token):
+    def post_call(self, ctx, call, args, ret, st, token):
         if token is None:
             return
         if token[0] == "spec":
             self.apply_spec(ctx, call, token[1], token[2], ret, st, token[3])
-        elif token[0] == "annotations":
+        else:
             for spec, locks in token[1]:
                 self.apply_spec(ctx, call, spec, locks, ret, st, token[2])
-        else:
-            lock_apply.apply(ctx, self, call, token[1], token[2], ret, st)
+
+    def pre_summary(self, ctx, call, summary, args, st):
+        if summary.get("locks"):
+            return lock_apply.prepare(ctx, self, summary, args, st)
+        return None
+
+    def post_summary(self, ctx, call, summary, args, ret, st, token):
+        if token is not None:
+            lock_apply.apply(ctx, self, call, summary, token, ret, st)
 
     def _locks_of(self, ctx, args, index):
         if index >= len(args):
@@ -136,10 +158,10 @@ class LockChecker(Checker):
                 continue   # a counting semaphore is no lock (NOTE [init-sites])
             data.locks.setdefault(obj.addr.uid, obj)
             if op == "init":
-                ctx.ev.set_attr(st, obj, "#lock", fs.const(U), g)
-                ctx.ev.set_attr(st, obj, "#lockrec", self._recursive_attr(ctx, args, st), g)
-                ctx.ev.set_attr(st, obj, "#lockvague", fs.const(0), g)
-                ctx.ev.set_attr(st, obj, "#lockinit", fs.const(1), g)
+                ctx.set_attr(st, obj, "#lock", fs.const(U), g)
+                ctx.set_attr(st, obj, "#lockrec", self._recursive_attr(ctx, args, st), g)
+                ctx.set_attr(st, obj, "#lockvague", fs.const(0), g)
+                ctx.set_attr(st, obj, "#lockinit", fs.const(1), g)
                 data.known[obj.addr.uid] = ctx.c.OR(data.known.get(obj.addr.uid, -1),
                                                     ctx.c.AND(path, g))
                 continue
@@ -152,18 +174,18 @@ class LockChecker(Checker):
             table = _RELEASE if op == "release" else _ACQUIRE["r" if mode == "r" else "w"]
             under = ctx.c.AND(g, took) if op == "try" else g
             if op == "try" and mode == "s":   # a held semaphore's trylock fails (lock_specs)
-                held = fs.is_(ctx.ev.get_attr(st, obj, "#lock"), L)
+                held = fs.is_(ctx.get_attr(st, obj, "#lock"), L)
                 ctx.restrict(st, ctx.c.OR(-ctx.c.AND(g, held), -took))
             elif op == "try":
                 # A trylock on a lock already held is an error whatever it returns (Fig. 2.8).
-                plain = ctx.c.AND(g, -fs.is_(ctx.ev.get_attr(st, obj, "#lockrec"), 1))
+                plain = ctx.c.AND(g, -fs.is_(ctx.get_attr(st, obj, "#lockrec"), 1))
                 self.transition(ctx, st, obj, {L: E} if mode != "r" else {}, ACQ, plain,
                                 call, path, None)
             verb = "releases" if kind == REL else "acquires"
             text = f"'{call.text}' {verb} {obj.display}"
             if kind == ACQ and mode != "r":
                 # A recursive mutex may be taken again by its holder (NOTE [recursive-mutex]).
-                rec = fs.is_(ctx.ev.get_attr(st, obj, "#lockrec"), 1)
+                rec = fs.is_(ctx.get_attr(st, obj, "#lockrec"), 1)
                 self.transition(ctx, st, obj, {U: L, L: L, R: E}, kind, ctx.c.AND(under, rec),
                                 call, path, text)
                 under = ctx.c.AND(under, -rec)
@@ -187,18 +209,18 @@ class LockChecker(Checker):
     # it took again since; an exit with `#readagain` set is a double lock at the second acquire
     # (`read_again_errors`, at the exit). The lock's state machine is unchanged.
     def _read_again(self, ctx, st, obj, kind, under, call, path, text) -> None:
-        data, fs, ev = ctx.data[self.name], ctx.data[self.name].fs, ctx.ev
+        data, fs = ctx.data[self.name], ctx.data[self.name].fs
         if kind == REL:
-            ev.set_attr(st, obj, "#readmine", fs.const(0), under)
-            ev.set_attr(st, obj, "#readagain", fs.const(0), under)
+            ctx.set_attr(st, obj, "#readmine", fs.const(0), under)
+            ctx.set_attr(st, obj, "#readagain", fs.const(0), under)
             return
-        again = ctx.c.AND_all([under, fs.is_(ev.get_attr(st, obj, "#readmine"), 1),
-                               fs.is_(ev.get_attr(st, obj, "#lock"), R)])
+        again = ctx.c.AND_all([under, fs.is_(ctx.get_attr(st, obj, "#readmine"), 1),
+                               fs.is_(ctx.get_attr(st, obj, "#lock"), R)])
         if again != -TRUE:
             data.read_again.append((obj.addr.uid, ctx.c.AND(path, again), call.coord,
-                                    ev.get_attr(st, obj, "#lockfirst"), call.text))
-            ev.set_attr(st, obj, "#readagain", fs.const(1), again)
-        ev.set_attr(st, obj, "#readmine", fs.const(1), under)
+                                    ctx.get_attr(st, obj, "#lockfirst"), call.text))
+            ctx.set_attr(st, obj, "#readagain", fs.const(1), again)
+        ctx.set_attr(st, obj, "#readmine", fs.const(1), under)
 
     # NOTE [reacquire]: between a release and the next acquire of the same lock by this
     # function, other threads may take the lock and change what it protects. Which data that
@@ -210,9 +232,9 @@ class LockChecker(Checker):
     def _reacquire(self, ctx, st, obj, kind, under) -> None:
         fs = ctx.data[self.name].fs
         if kind == REL:
-            ctx.ev.set_attr(st, obj, "#relhere", fs.const(1), under)
+            ctx.set_attr(st, obj, "#relhere", fs.const(1), under)
             return
-        ctx.forget_shared(st, ctx.c.AND(under, fs.is_(ctx.ev.get_attr(st, obj, "#relhere"), 1)))
+        ctx.forget_shared(st, ctx.c.AND(under, fs.is_(ctx.get_attr(st, obj, "#relhere"), 1)))
 
     def read_again_errors(self, ctx, exit_state) -> None:
         """Acquires of NOTE [read-again] that reach the exit unreleased, as errors."""
@@ -233,7 +255,7 @@ class LockChecker(Checker):
         fs = ctx.data[self.name].fs
         for obj, g in locks:
             lock = obj.parent if obj.step == "dep_map" and obj.parent is not None else obj
-            value = ctx.ev.get_attr(st, lock, "#lock")
+            value = ctx.get_attr(st, lock, "#lock")
             ctx.restrict(st, ctx.c.OR(-g, ctx.c.OR(fs.is_(value, L), fs.is_(value, R))))
 
     # NOTE [recursive-mutex]: `pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE)` sets the
@@ -247,12 +269,12 @@ class LockChecker(Checker):
         else:
             value = fs.ite(equals_const(ctx.c, args[1], RECURSIVE_KIND), fs.const(1), fs.const(0))
         for obj, g in attrs:
-            ctx.ev.set_attr(st, obj, "#mtype", value, g)
+            ctx.set_attr(st, obj, "#mtype", value, g)
 
     def _recursive_attr(self, ctx, args, st):
         fs = ctx.data[self.name].fs
         attrs = ctx.locations(args[1]) if len(args) > 1 else []
-        rec = ctx.c.OR_all(ctx.c.AND(g, fs.is_(ctx.ev.get_attr(st, a, "#mtype"), 1))
+        rec = ctx.c.OR_all(ctx.c.AND(g, fs.is_(ctx.get_attr(st, a, "#mtype"), 1))
                            for a, g in attrs)
         return fs.ite(rec, fs.const(1), fs.const(0))
 
@@ -265,14 +287,14 @@ class LockChecker(Checker):
 
     def transition(self, ctx, st, obj, table, kind, g, call, path, text, reported=False):
         """Move the lock by `table` where `g` holds; record ops, errors and the first operation."""
-        data, fs, ev, c = ctx.data[self.name], ctx.data[self.name].fs, ctx.ev, ctx.c
+        data, fs, c = ctx.data[self.name], ctx.data[self.name].fs, ctx.c
         if not table or g == -TRUE:
             return
-        old = ev.get_attr(st, obj, "#lock")
+        old = ctx.get_attr(st, obj, "#lock")
         new = fs.select(old, table)
-        first = ev.get_attr(st, obj, "#lockfirst")
+        first = ctx.get_attr(st, obj, "#lockfirst")
         here = c.AND(path, g)
-        vague = fs.is_(ev.get_attr(st, obj, "#lockvague"), 1)   # NOTE [vague-callees]
+        vague = fs.is_(ctx.get_attr(st, obj, "#lockvague"), 1)   # NOTE [vague-callees]
         enters = c.AND_all([here, -fs.is_(old, E), fs.is_(new, E), -vague])
         uid = obj.addr.uid
         if text is not None:
@@ -281,15 +303,15 @@ class LockChecker(Checker):
             data.acquires.append((uid, here, call.coord))
         data.errors.append(LockError(uid, enters, call.coord, kind, first, reported, call.text,
                                      self.inited(ctx, st, obj)))
-        ev.set_attr(st, obj, "#lock", new, g)
+        ctx.set_attr(st, obj, "#lock", new, g)
         lock_apply.set_mine(ctx, fs, st, obj, old, new, g)
-        ev.set_attr(st, obj, "#lockcause", fs.const(kind), c.AND(g, -fs.is_(old, E)))
-        ev.set_attr(st, obj, "#lockfirst", fs.ite(fs.is_(first, 0), fs.const(kind), first), g)
+        ctx.set_attr(st, obj, "#lockcause", fs.const(kind), c.AND(g, -fs.is_(old, E)))
+        ctx.set_attr(st, obj, "#lockfirst", fs.ite(fs.is_(first, 0), fs.const(kind), first), g)
 
     @staticmethod
     def inited(ctx, st, obj) -> int:
         """Whether this function set the lock's state (init, constructor) on the path so far."""
-        return ctx.data[LockChecker.name].fs.is_(ctx.ev.get_attr(st, obj, "#lockinit"), 1)
+        return ctx.data[LockChecker.name].fs.is_(ctx.get_attr(st, obj, "#lockinit"), 1)
 
     # -- exit --------------------------------------------------------------------------------------
     def finish(self, ctx, exit_state):
@@ -300,9 +322,3 @@ class LockChecker(Checker):
 
 
 CHECKER = LockChecker()
-
-
-def configured(config: dict) -> LockChecker:
-    """The checker with the users' own lock functions from the config file."""
-    from .lock_specs import load_user_specs
-    return LockChecker(load_user_specs(config.get("lock", [])))

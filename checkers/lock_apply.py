@@ -22,7 +22,7 @@ def prepare(ctx, checker, summary, args, st):
         objs = ctx.resolve(lk["path"], args, None, st)
         if objs:  # the callee dereferenced the pointer on every path that reached its exit
             ctx.restrict(st, ctx.c.OR_all(g for _, g in objs))
-        locks.append((lk, [(o, g, ctx.ev.get_attr(st, o, "#lock")) for o, g in objs]))
+        locks.append((lk, [(o, g, ctx.get_attr(st, o, "#lock")) for o, g in objs]))
     return pins, locks
 
 
@@ -48,7 +48,7 @@ def _inherit(ctx, data, objs, st, eq) -> None:
     if len(objs) != 1:
         return
     obj = objs[0][0]
-    initial = ctx.env.initial(obj)
+    initial = ctx.initial(obj)
     unchanged = ctx.same(st.store.get(obj, initial), initial)   # NOTE [lazy-values]
     steps = ctx.interface_steps(obj) if unchanged else None
     if input_field(steps):
@@ -63,7 +63,7 @@ def _read_truth(ctx, objs, st, eq=None) -> int:
 
     def test(value):
         return ctx.truth(value) if eq is None else equals_const(ctx.c, value, eq)
-    values = [(g, test(ctx.ev.read_obj(o, st))) for o, g in objs]
+    values = [(g, test(ctx.read(o, st))) for o, g in objs]
     lit = values[-1][1]
     for g, v in reversed(values[:-1]):
         lit = ctx.c.ITE(g, v, lit)
@@ -106,7 +106,7 @@ def _handed_out_state(ctx, checker, obj, st, new_here: set):
     if key in new_here or (obj.root.origin == "fresh" and key not in st.attrs):
         new_here.add(key)
         return ctx.data[checker.name].fs.const(U)
-    return ctx.ev.get_attr(st, obj, "#lock")
+    return ctx.get_attr(st, obj, "#lock")
 
 
 def _enabled(ctx, fs, row, old, pins, pouts) -> int:
@@ -154,7 +154,7 @@ def _apply_lock(ctx, checker, call, lk, obj, g, old, pins, pouts, st):
     if lk.get("constructor"):
         made = c.AND_all([ctx.lit(st.guard), g, c.OR_all(enabled)])
         data.known[obj.addr.uid] = c.OR(data.known.get(obj.addr.uid, -1), made)
-        ctx.ev.set_attr(st, obj, "#lockinit", fs.const(1), c.AND(g, c.OR_all(enabled)))
+        ctx.set_attr(st, obj, "#lockinit", fs.const(1), c.AND(g, c.OR_all(enabled)))
     # A constructor's lock is new: whatever the object held before does not stay.
     stuck = FALSE if lk.get("constructor") else c.OR(fs.is_(old, E), fs.is_(old, R))
     ctx.restrict(st, c.OR(-g, c.OR(stuck, c.OR_all(enabled))))
@@ -171,8 +171,8 @@ def _apply_lock(ctx, checker, call, lk, obj, g, old, pins, pouts, st):
                          if row[1] == L and row[3] == U)
     lock_class.released(ctx, checker, st, obj, c.AND(g, releasing))
     reported = reported_by_callee(rows)
-    first_now = ctx.ev.get_attr(st, obj, "#lockfirst")
-    was_vague = fs.is_(ctx.ev.get_attr(st, obj, "#lockvague"), 1)
+    first_now = ctx.get_attr(st, obj, "#lockfirst")
+    was_vague = fs.is_(ctx.get_attr(st, obj, "#lockvague"), 1)
     inited = checker.inited(ctx, st, obj)
     new = old
     for row, en in zip(rows, enabled):
@@ -182,20 +182,20 @@ def _apply_lock(ctx, checker, call, lk, obj, g, old, pins, pouts, st):
             enters = c.AND_all([path, g, en, -fs.is_(old, E), -was_vague])
             data.errors.append(LockError(obj.addr.uid, enters, call.coord, kind, first_now,
                                          reported, call.text, inited))
-            ctx.ev.set_attr(st, obj, "#lockcause", fs.const(kind), c.AND(g, c.AND(en, -fs.is_(old, E))))
+            ctx.set_attr(st, obj, "#lockcause", fs.const(kind), c.AND(g, c.AND(en, -fs.is_(old, E))))
     changes = any(r[1] != r[3] for r in rows if r[3] != E)
-    ctx.ev.set_attr(st, obj, "#lock", new, c.AND(g, -stuck))
+    ctx.set_attr(st, obj, "#lock", new, c.AND(g, -stuck))
     set_mine(ctx, fs, st, obj, old, new, c.AND(g, -stuck))
     vague = c.OR_all(en for row, en in zip(rows, enabled) if _vague_row(rows, row))
     if vague != FALSE:   # NOTE [vague-callees]
-        ctx.ev.set_attr(st, obj, "#lockvague", fs.const(1), c.AND(g, vague))
+        ctx.set_attr(st, obj, "#lockvague", fs.const(1), c.AND(g, vague))
     if changes:
         data.ops.append((obj.addr.uid, c.AND(path, g), call.coord,
                          f"'{call.text}' changes the state of {obj.display} ({lk['name']} in its summary)"))
     first = _expected_first(rows)
     if first:
-        cur = ctx.ev.get_attr(st, obj, "#lockfirst")
-        ctx.ev.set_attr(st, obj, "#lockfirst", fs.ite(fs.is_(cur, 0), fs.const(first), cur), g)
+        cur = ctx.get_attr(st, obj, "#lockfirst")
+        ctx.set_attr(st, obj, "#lockfirst", fs.ite(fs.is_(cur, 0), fs.const(first), cur), g)
     if any(r[1] in (U, "*") and r[3] == L for r in rows):
         data.acquires.append((obj.addr.uid, c.AND(path, c.AND(g, fs.is_(new, L))), call.coord))
 
@@ -216,9 +216,9 @@ def _vague_row(rows, row) -> bool:
 def set_mine(ctx, fs, st, obj, old, new, g) -> None:
     """`#mine`: held from this function's own acquire (NOTE [lock-classes])."""
     took = ctx.c.AND(fs.is_(new, L), -fs.is_(old, L))
-    mine = ctx.ev.get_attr(st, obj, "#mine")
+    mine = ctx.get_attr(st, obj, "#mine")
     mine = fs.ite(took, fs.const(1), fs.ite(fs.is_(new, U), fs.const(0), mine))
-    ctx.ev.set_attr(st, obj, "#mine", mine, g)
+    ctx.set_attr(st, obj, "#mine", mine, g)
 
 
 def _expected_first(rows) -> int:

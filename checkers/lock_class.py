@@ -119,8 +119,8 @@ def held_alike(ctx, data, st, obj, c, fs, origins=("env",)):
         if other is obj or other.addr is obj.addr or other.root is obj.root or \
                 class_of(other) != cls:
             continue
-        mine = fs.is_(ctx.ev.get_attr(st, other, "#mine"), 1)
-        held = fs.is_(ctx.ev.get_attr(st, other, "#lock"), 1)
+        mine = fs.is_(ctx.get_attr(st, other, "#mine"), 1)
+        held = fs.is_(ctx.get_attr(st, other, "#lock"), 1)
         out.append((other, c.AND(mine, held)))
     return out
 
@@ -133,7 +133,7 @@ def released(ctx, checker, st, obj, releasing: int) -> None:
         return
     data, c, fs = ctx.data[checker.name], ctx.c, ctx.data[checker.name].fs
     for other, held in held_alike(ctx, data, st, obj, c, fs, ("fresh",)):
-        ctx.ev.set_attr(st, other, "#lockvague", fs.const(1), c.AND(releasing, held))
+        ctx.set_attr(st, other, "#lockvague", fs.const(1), c.AND(releasing, held))
 
 
 def check(ctx, checker, st, obj, taking: int, call, path) -> None:

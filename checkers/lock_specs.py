@@ -13,6 +13,8 @@ functions and printk trylocks it).
 """
 from __future__ import annotations
 
+from saturn.checker import ConfigError, ConfigKey
+
 NONZERO = "nonzero"
 
 
@@ -123,3 +125,73 @@ def load_user_specs(entries: list[dict]) -> dict:
         out[e["function"]] = (e.get("op", "acquire"), int(e.get("arg", 0)),
                               NONZERO if success == "nonzero" else success, e.get("mode", "w"))
     return out
+
+
+_CONTEXT_OPS = {(0, 1): "acquire", (1, 0): "release", (1, 1): "held"}
+
+
+def annotation_specs(attributes) -> list[tuple[str, tuple]]:
+    """Sparse's `__acquires(x)`, `__releases(x)`, `__must_hold(x)` among a declaration's
+    attributes — `context(x, in, out)` — as [(operation, interface path of x)]; contexts
+    naming no parameter (`RCU`, a global) are left out."""
+    out = []
+    for name, args in attributes:
+        if name == "context" and len(args) == 3 and isinstance(args[0], tuple):
+            op = _CONTEXT_OPS.get((args[1], args[2]))
+            if op is not None:
+                out.append((op, args[0]))
+    return out
+
+
+LOCK_KEYS = ("function", "arg", "op", "success", "mode")
+OPS = ("acquire", "release", "try", "init", "destroy")
+
+
+def check_entries(where: str, key: str, entries, warn) -> list[dict]:
+    """The `[[lock]]` entries of the config: a wrong type is an error, a value out of its range
+    leaves the entry out with a warning."""
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise ConfigError(f"{where}: 'lock' must be an array of tables ([[lock]] entries), "
+                          f"not {entries!r}")
+    return [e for i, e in enumerate(entries) if _lock_entry(where, i + 1, e, warn)]
+
+
+def _lock_entry(where: str, n: int, entry: dict, warn) -> bool:
+    """Whether to keep lock entry `n`: raises on a wrong type, warns (False) on a value out of
+    its range."""
+    name = entry.get("function")
+    if not isinstance(name, str):
+        raise ConfigError(f"{where}: lock entry {n} needs a 'function' (a name)")
+    for key in sorted(set(entry) - set(LOCK_KEYS)):
+        warn(f"lock entry {n} ('{name}'): unknown key '{key}' ignored "
+             f"(known: {', '.join(LOCK_KEYS)})")
+    if entry.get("op", "acquire") not in OPS:
+        raise ConfigError(f"{where}: lock entry {n}: unknown op {entry.get('op')!r}")
+    if entry.get("mode", "w") not in ("w", "r"):
+        raise ConfigError(f"{where}: lock entry {n}: mode must be 'w' or 'r'")
+    arg = entry.get("arg", 0)
+    if not isinstance(arg, int) or isinstance(arg, bool):
+        raise ConfigError(f"{where}: lock entry {n} ('{name}'): arg must be an argument's "
+                          f"number (0 for the first), not {arg!r}")
+    why = None
+    if arg < 0:
+        why = f"arg = {arg} is not an argument (0 is the first)"
+    success = entry.get("success")
+    if success is not None and (isinstance(success, bool) or
+                                not (isinstance(success, int) or success == "nonzero")):
+        why = f"success = {_toml(success)} is neither a return value nor \"nonzero\""
+    if why:
+        warn(f"lock entry {n} ('{name}') ignored: {why}")
+    return why is None
+
+
+def _toml(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return f'"{value}"' if isinstance(value, str) else repr(value)
+
+
+CONFIG_KEYS = (ConfigKey("lock", "your own lock functions: [[lock]] entries with function, arg, "
+                         "op (acquire | release | try | init | destroy), success (for try: the "
+                         "return value meaning success, or \"nonzero\") and mode (w or r)",
+                         check_entries),)

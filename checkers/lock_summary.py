@@ -58,10 +58,10 @@ def output_props(ctx, exit_state):
     for p in fn.params:
         if not (isinstance(p.type, T.PtrT) and _is_int(p.type.target)):
             continue
-        initial = ctx.env.initial_values.get(ctx.env.var_obj(p))
+        initial = ctx.param_value(p)
         for target, _ in ctx.locations(initial) if initial is not None else []:
             after = ctx.stored(exit_state, target)
-            if after is not None and after is not ctx.env.initial_values.get(target):
+            if after is not None and after is not ctx.input_value(target):
                 props.append(({"kind": "outparam", "index": p.index, "name": f"*param{p.index}"},
                               ctx.truth(after)))
                 break
@@ -133,7 +133,7 @@ def field_candidates(ctx, data):
     before the unlock) is not one: that is the forgotten-unlock bug the report is for."""
     out = []
     before = data.read_before_lock or set()
-    for obj, value in ctx.env.initial_values.items():
+    for obj, value in ctx.inputs.items():
         if obj not in before or not isinstance(obj.type, T.IntT):
             continue
         steps = ctx.interface_steps(obj)

@@ -1,39 +1,119 @@
-"""The checker plug-in interface.
+"""The checker plug-in interface (docs/CHECKERS.md).
 
-A checker is one module under `checkers/` with a `CHECKER` object implementing these hooks, and one
-line in `saturn/registry.py`. It sees the analysis only through `ctx` (a FunctionContext):
+A checker is one module, or a package if it is large, directly under `checkers/` that defines
+`CHECKER`, an instance of a `Checker` subclass; saturn/registry.py finds it there, and nothing
+else in saturn/ or summaries/ names it. It declares:
 
-- `ctx.fn` (the IR function), `ctx.program`, `ctx.options`;
-- `ctx.value(expr, state)`, `ctx.truth(value) -> Lit`, `ctx.locations(pointer) -> [(obj, lit)]`;
-- `ctx.lit(state.guard)` turns a path guard into a Lit; `ctx.may(*lits)` asks the function's one
-  incremental solver for a model (None: unsatisfiable) — the query API of §2.5.4; `ctx.can(*lits)`
-  asks only whether they can hold (cheaper: no model);
-- `ctx.ev.get_attr/set_attr(state, obj, name, ...)`: attributes on locations (§2.2.5), merged at
-  joins by the engine; `ctx.ev.attr_defaults[name]` gives an attribute's entry value;
-- `ctx.restrict(state, lit)`, `ctx.end_path(state)`;
-- `ctx.report(checker, kind, coord, message, notes)` and `ctx.witness(lit)` for path notes;
-- `ctx.summaries[callee_key][checker_name]`: callees' summaries (JSON-able), bottom-up.
+- `name` (what `--checkers` takes; its tests live in tests/c/<name>/), `kinds` (its reports,
+  each a `Kind` with severity and help: SARIF rules, the web page, `saturn checkers`),
+  `facts` (the search facts its summaries give the web page), `config_keys` (its keys in
+  saturn.toml, validated), and its specs for library functions (`overrides`,
+  `library_effects`, `specs_fingerprint`);
+- the events it handles, below. The engine calls only the ones a checker overrides.
+
+Events, in the order a function's analysis meets them (clang's analyzer names in brackets):
+
+- `begin(ctx)`: before the function's first statement [BeginFunction]. Declare attributes here.
+- `pre_call(ctx, call, args, state) -> token` / `post_call(ctx, call, args, ret, state, token)`:
+  a call to a function this checker has no summary of (bodiless, unanalysed, or one its specs
+  `overrides`), before and after the call's effects on memory [PreCall / PostCall; a spec
+  applied in `post_call` is clang's EvalCall]. `args` are the argument values, `ret` the
+  result's value (None when unused); the token carries what `pre_call` saw to `post_call`.
+- `pre_summary(ctx, call, summary, args, state) -> token` / `post_summary(ctx, call, summary,
+  args, ret, state, token)`: a call to an analysed function: this checker's summary of the
+  callee is applied at the call site (no clang counterpart: clang inlines callees).
+- `on_load(ctx, access, state)`: a read through a pointer [Location, isLoad].
+- `on_store(ctx, access, state)`: an assignment (through a pointer or not) before it
+  happens [Bind]. `access` is an `Access`.
+- `on_branch(ctx, branch, lit, state)`: a two-way branch, `lit` its condition [BranchCondition].
+- `on_forget(ctx, values, state)`: memory the analysis gives unknown values without the
+  program writing them: a loop whose exit its unrolled iterations did not reach is havocked
+  (§2.6.6), a call without a precise summary may change what it can reach, a store goes to an
+  object standing for many elements. `values` are what was held there, so what they point to
+  or hold may be anywhere [PointerEscape, on invalidation; NOTE [forgotten-values]].
+- `finish(ctx, exit_state)`: the function's exit (`exit_state` is None when no path returns):
+  infer the summary (`set_summary`) and report [EndFunction; clang's DeadSymbols has no
+  counterpart: what is lost is found at the exit, over all paths at once].
+
+NOTE [call-protocol] in saturn/symex/evaluator.py orders the call events of several checkers.
+A checker sees the analysis only through `ctx`, a FunctionContext (saturn/symex/context.py):
+values, locations, attributes on locations (§2.2.5), SAT queries, reports and path notes.
 """
 from __future__ import annotations
 
-from .bitvec.compare import eq as _eq
+from dataclasses import dataclass
+from typing import Callable
+
+from .bitvec.compare import eq as _eq, lt as _lt
 from .bitvec.vec import BitVec, const as _const, fresh as _fresh, ite as _ite
 from .logic.circuit import FALSE, TRUE  # noqa: F401  (re-exported for checkers)
+
+SEVERITIES = ("error", "warning", "note")   # SARIF's levels
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A report kind: `name` is `area.what` (the SARIF rule id), `help` one paragraph."""
+    name: str
+    severity: str
+    help: str
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A search fact a summary may give (a web page filter): `name` is unique over checkers."""
+    name: str
+    help: str
+
+
+class ConfigError(Exception):
+    """A configuration value of the wrong type (one line, naming the file)."""
+
+
+@dataclass(frozen=True)
+class ConfigKey:
+    """A top-level key of saturn.toml. `check(where, key, value, warn)` returns the value to use
+    or raises ConfigError; what it leaves out it names through `warn`. Two checkers may declare
+    the same key only as the same object (a shared key, such as the user's `free` functions)."""
+    name: str
+    help: str
+    check: Callable
+
+
+@dataclass
+class Access:
+    """A read or write of memory: `lv` the IR lvalue, `coord` the statement, `through_pointer`
+    whether it dereferences a pointer; `objs()` the objects it reaches, with their guards; for
+    an assignment, `value()` the value stored and, when it is a pointer, `old()` the value it
+    overwrites (each computed on demand, once)."""
+    lv: object
+    coord: object
+    through_pointer: bool
+    objs: Callable
+    old: Callable | None = None
+    value: Callable | None = None
 
 
 class Checker:
     name = "checker"
-    kinds: tuple[str, ...] = ()
+    description = ""   # what it finds, one sentence (`saturn checkers`)
+    kinds: tuple[Kind, ...] = ()
+    facts: tuple[Fact, ...] = ()
+    config_keys: tuple[ConfigKey, ...] = ()
     enabled_by_default = True
     summary_version = 1
     shared_effects: dict | None = None   # set by the registry: every checker's library_effects
 
-    def begin(self, ctx) -> None:
-        """Before the function's first statement: register call hooks and attributes."""
+    # -- configuration and specs ----------------------------------------------------------------
+    def configured(self, config: dict) -> "Checker":
+        """The checker for a configuration already validated by its `config_keys`."""
+        return self
 
-    def finish(self, ctx, exit_state) -> None:
-        """At the function's exit (`exit_state` is None when no path returns): infer the
-        summary (store it with `set_summary`) and issue reports."""
+    def overrides(self, name: str) -> bool:
+        """Whether a spec of this checker stands for function `name` even where it has a body
+        (the kernel's `spin_lock` is a static inline over `_raw_spin_lock`): its calls then
+        come to `pre_call`/`post_call`, never to the summary events."""
+        return False
 
     def library_effects(self) -> dict[str, str]:
         """Bodiless library functions the checker's specs know, and what they may change:
@@ -45,21 +125,65 @@ class Checker:
         """A string that changes whenever the checker's specs change (cache keys)."""
         return f"{self.name}:{self.summary_version}"
 
+    # -- events (see the module's docstring) ----------------------------------------------------
+    def begin(self, ctx) -> None:
+        pass
 
-class CallHook:
-    """What a checker does at a call (NOTE [call-protocol] in saturn/symex/evaluator.py):
-    `before(call, args, state) -> token` runs before the call's effects, `after(call, args, ret,
-    state, token)` after them; `args` are the argument values, `ret` the result's value."""
+    def pre_call(self, ctx, call, args, state):
+        return None
 
-    def __init__(self, before=None, after=None):
-        self._before, self._after = before, after
+    def post_call(self, ctx, call, args, ret, state, token) -> None:
+        pass
 
-    def before(self, call, args, state):
-        return self._before(call, args, state) if self._before else None
+    def pre_summary(self, ctx, call, summary, args, state):
+        return None
 
-    def after(self, call, args, ret, state, token):
-        if self._after:
-            self._after(call, args, ret, state, token)
+    def post_summary(self, ctx, call, summary, args, ret, state, token) -> None:
+        pass
+
+    def on_load(self, ctx, access: Access, state) -> None:
+        pass
+
+    def on_store(self, ctx, access: Access, state) -> None:
+        pass
+
+    def on_branch(self, ctx, branch, lit: int, state) -> None:
+        pass
+
+    def on_forget(self, ctx, values, state) -> None:
+        pass
+
+    def finish(self, ctx, exit_state) -> None:
+        pass
+
+    # -- its summary, in words and as search facts --------------------------------------------
+    def render_summary(self, summary: dict) -> list[str]:
+        """Lines of the plain-words summary (summaries/render.py: `NAME[ subject]: ...`)."""
+        return []
+
+    def search_facts(self, summary: dict) -> list[str]:
+        """The names of `facts` that hold for this summary."""
+        return []
+
+    def handles(self, event: str) -> bool:
+        """Whether this checker overrides the event method `event`."""
+        return getattr(type(self), event) is not getattr(Checker, event)
+
+
+def summarized(obj) -> bool:
+    """Whether an object is (inside) a derived object: memory the analysis does not tell apart
+    element by element (`arr[i]` past the tracked elements, pointer arithmetic it does not
+    follow), so one object stands for several."""
+    while obj is not None:
+        if obj.origin == "derived":
+            return True
+        obj = obj.parent
+    return False
+
+
+def short_name(key: str | None) -> str | None:
+    """A callee's name from its key (`file.c:name` for a static)."""
+    return key.rsplit(":", 1)[-1] if key else None
 
 
 def set_summary(ctx, checker_name: str, summary) -> None:
@@ -77,6 +201,34 @@ def equals_const(circuit, value, k: int) -> int:
     if not isinstance(value, BitVec):
         return circuit.new_var()
     return _eq(circuit, value, _const(k, value.width, value.signed))
+
+
+def same_int(circuit, a, b) -> int:
+    """The literal for `a == b` over their common low bits (a descriptor copied into a wider
+    variable is still that descriptor); FALSE when either is not an integer value."""
+    if not (isinstance(a, BitVec) and isinstance(b, BitVec)):
+        return FALSE
+    w = min(a.width, b.width)
+    return circuit.AND_all(-circuit.XOR(x, y) for x, y in zip(a.bits[:w], b.bits[:w]))
+
+
+def less_than(circuit, value, k: int) -> int:
+    """The literal for `value < k` (signed or not as the value is)."""
+    if not isinstance(value, BitVec):
+        return circuit.new_var()
+    return _lt(circuit, value, _const(k, value.width, value.signed))
+
+
+def fresh_int(circuit, width: int = 32, signed: bool = True) -> BitVec:
+    """An integer value nothing constrains (a descriptor a function returns)."""
+    return _fresh(circuit, width, signed)
+
+
+def string_list(where: str, key: str, value, warn) -> list[str]:
+    """A ConfigKey check: a list of function names."""
+    if not isinstance(value, list) or not all(isinstance(n, str) for n in value):
+        raise ConfigError(f"{where}: '{key}' must be a list of function names")
+    return value
 
 
 class FiniteState:

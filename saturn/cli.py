@@ -35,10 +35,10 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--std", metavar="STD", help="C standard for preprocessing (e.g. gnu11)")
     c.add_argument("--exclude", action="append", default=[], metavar="GLOB",
                    help="leave out paths matching GLOB (repeatable)")
-    c.add_argument("--checkers", metavar="LIST",
-                   help="comma-separated checkers to run (available: "
-                        f"{', '.join(registry.CHECKERS)}; default: %(defaults)s)"
-                   ).defaults = _DefaultCheckers()
+    checkers = c.add_argument("--checkers", metavar="LIST",
+                              help="comma-separated checkers to run (available: %(available)s;"
+                                   " default: %(defaults)s)")
+    checkers.available, checkers.defaults = _Listed(registry.names), _Listed(registry.default_names)
     c.add_argument("--unroll", type=int, default=2, metavar="K",
                    help="unroll loops K times before the havoc pass (default 2)")
     c.add_argument("--whole-program", action="store_true",
@@ -84,6 +84,9 @@ def _parser() -> argparse.ArgumentParser:
     sm.add_argument("name", help="function name (or file:name for a static function)")
     sm.add_argument("--db", default=None, metavar="PATH",
                     help="summary database (default .saturn/saturn.db)")
+    sub.add_parser("checkers", help="list the checkers, their report kinds and configuration",
+                   description="List the checkers, their report kinds (with severity and help) "
+                               "and their configuration keys, as Markdown.")
     sv = sub.add_parser("serve", help="browse the summary database in a web page",
                         description="Serve the summary database as a web page (read-only).")
     sv.add_argument("--db", default=None, metavar="PATH",
@@ -137,12 +140,15 @@ def summary(args) -> int:
     return EXIT_OK
 
 
-class _DefaultCheckers:
-    """The default checkers in --help, found only when the help is shown (finding them imports
-    the checkers, which `saturn summary` and `saturn serve` do not need)."""
+class _Listed:
+    """Checker names in --help, found only when the help is shown (finding them imports the
+    checkers, which `saturn summary` and `saturn serve` do not need)."""
+
+    def __init__(self, names):
+        self.names = names
 
     def __str__(self):
-        return ", ".join(registry.default_names()) or "none"
+        return ", ".join(self.names()) or "none"
 
 
 def _flags(args) -> tuple[str, ...]:
@@ -214,10 +220,11 @@ def _caches(store, checkers, options, made: list):
 def _checker_names(args) -> list[str] | None:
     names = None if not args.checkers else \
         [n.strip() for n in args.checkers.split(",") if n.strip()]
-    unknown = [n for n in names or () if n not in registry.CHECKERS]
+    known = registry.names() if names else []
+    unknown = [n for n in names or () if n not in known]
     if unknown or names == []:
         raise UsageError(f"unknown checker(s): {', '.join(unknown) or '(none given)'}; "
-                         f"available: {', '.join(registry.CHECKERS)}")
+                         f"available: {', '.join(registry.names())}")
     return names
 
 
@@ -278,8 +285,11 @@ def _record_run(store, result, root) -> list[str]:
 
 def _emit(args, reports, stats, failed) -> int:
     """The reports, then what went wrong after the analysis had started (still exit 2)."""
-    fmt = {"json": jsonout, "sarif": sarif, "text": text}[args.format]
-    out = fmt.format_all(reports, stats, args.show_known)
+    if args.format == "sarif":
+        out = sarif.format_all(reports, stats, registry.kinds())
+    else:
+        out = {"json": jsonout, "text": text}[args.format].format_all(reports, stats,
+                                                                    args.show_known)
     if args.output:
         try:
             with open(args.output, "w", encoding="utf-8") as fh:
@@ -345,6 +355,9 @@ def main(argv=None) -> int:
             return summary(args)
         if args.command == "serve":
             return serve(args)
+        if args.command == "checkers":
+            print(registry.describe(), end="")
+            return EXIT_OK
     except KeyboardInterrupt:
         print("saturn: interrupted", file=sys.stderr)
         return EXIT_USAGE

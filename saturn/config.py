@@ -1,22 +1,21 @@
 """The configuration file: `saturn.toml`, or `[tool.saturn]` in `pyproject.toml`, in the current
-directory (or `--config FILE`). Users' own allocation functions:
+directory (or `--config FILE`). Its keys are the checkers' (`config_keys`, saturn/checker.py:
+`saturn checkers` lists them); each checker validates its own, e.g.
 
-    alloc = ["my_alloc"]      # returns new memory or null
-    free = ["my_free"]        # frees its first argument
-
-and lock functions:
+    alloc = ["my_alloc"]      # leak: returns new memory or null
+    free = ["my_free"]        # leak, free: frees its first argument
 
     [[lock]]
-    function = "my_acquire"   # name of the function
+    function = "my_acquire"   # lock: name of the function
     arg = 0                   # which argument is the lock
     op = "acquire"            # acquire | release | try | init | destroy
-    success = 0               # for `try`: the return value that means the lock was taken, or "nonzero"
-    mode = "w"                # w (exclusive) or r (shared)
 """
 from __future__ import annotations
 
 import os
 import re
+
+from .checker import ConfigError
 
 
 # What a pyproject.toml with a [tool.saturn] table holds, however written (`[tool.saturn]`,
@@ -24,8 +23,7 @@ import re
 _MAY_HAVE_OURS = re.compile(rb"tool\s*\.\s*[\"']?saturn|\[\s*tool\s*\]")
 
 
-class ConfigError(Exception):
-    pass
+__all__ = ["ConfigError", "load_config"]
 
 
 def load_config(path: str | None = None, warn=lambda message: None) -> dict:
@@ -54,11 +52,6 @@ def load_config(path: str | None = None, warn=lambda message: None) -> dict:
     return {}
 
 
-KEYS = ("alloc", "free", "lock")
-LOCK_KEYS = ("function", "arg", "op", "success", "mode")
-OPS = ("acquire", "release", "try", "init", "destroy")
-
-
 def _table(where: str, data: dict, key: str, name: str) -> dict:
     got = data.get(key, {})
     if not isinstance(got, dict):
@@ -67,50 +60,13 @@ def _table(where: str, data: dict, key: str, name: str) -> dict:
 
 
 def _checked(where: str, data: dict, warn) -> dict:
-    for key in sorted(set(data) - set(KEYS)):
-        warn(f"unknown key '{key}' ignored (known: {', '.join(KEYS)})")
-    for key in ("alloc", "free"):
-        names = data.get(key, [])
-        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            raise ConfigError(f"{where}: '{key}' must be a list of function names")
-    entries = data.get("lock", [])
-    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
-        raise ConfigError(f"{where}: 'lock' must be an array of tables ([[lock]] entries), "
-                          f"not {entries!r}")
-    kept = [e for i, e in enumerate(entries) if _lock_entry(where, i + 1, e, warn)]
-    return {**data, "lock": kept} if "lock" in data else data
-
-
-def _lock_entry(where: str, n: int, entry: dict, warn) -> bool:
-    """Whether to keep lock entry `n`: raises on a wrong type, warns (False) on a value out of
-    its range."""
-    name = entry.get("function")
-    if not isinstance(name, str):
-        raise ConfigError(f"{where}: lock entry {n} needs a 'function' (a name)")
-    for key in sorted(set(entry) - set(LOCK_KEYS)):
-        warn(f"lock entry {n} ('{name}'): unknown key '{key}' ignored "
-             f"(known: {', '.join(LOCK_KEYS)})")
-    if entry.get("op", "acquire") not in OPS:
-        raise ConfigError(f"{where}: lock entry {n}: unknown op {entry.get('op')!r}")
-    if entry.get("mode", "w") not in ("w", "r"):
-        raise ConfigError(f"{where}: lock entry {n}: mode must be 'w' or 'r'")
-    arg = entry.get("arg", 0)
-    if not isinstance(arg, int) or isinstance(arg, bool):
-        raise ConfigError(f"{where}: lock entry {n} ('{name}'): arg must be an argument's "
-                          f"number (0 for the first), not {arg!r}")
-    why = None
-    if arg < 0:
-        why = f"arg = {arg} is not an argument (0 is the first)"
-    success = entry.get("success")
-    if success is not None and (isinstance(success, bool) or
-                                not (isinstance(success, int) or success == "nonzero")):
-        why = f"success = {_toml(success)} is neither a return value nor \"nonzero\""
-    if why:
-        warn(f"lock entry {n} ('{name}') ignored: {why}")
-    return why is None
-
-
-def _toml(value) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return f'"{value}"' if isinstance(value, str) else repr(value)
+    """Each key checked by the checker that declares it; unknown keys are left out with a
+    warning."""
+    if not data:
+        return data
+    from . import registry   # imports the checkers: only for a file that has keys
+    keys = registry.config_keys()
+    for key in sorted(set(data) - set(keys)):
+        warn(f"unknown key '{key}' ignored (known: {', '.join(sorted(keys))})")
+    return {key: keys[key].check(where, key, value, warn) for key, value in data.items()
+            if key in keys}

@@ -5,11 +5,24 @@ import json
 import os
 import sqlite3
 
-from .facts import FLAGS
+from saturn import registry
 
-FILTERS = ("has_reports", "incomplete") + FLAGS
-CHECKER_FLAGS = {"lock": "touches_locks", "leak": None}
 LIMIT = 200
+
+
+def facts() -> list[str]:
+    """Every search fact, in the checkers' order (registry)."""
+    return [f.name for _, f in registry.facts()]
+
+
+def filters() -> list[str]:
+    return ["has_reports", "incomplete"] + facts()
+
+
+_HAS_FACT = "function IN (SELECT function FROM facts WHERE fact = ?)"
+# What a checker says about a function: a fact of its summary, or a report.
+_CHECKER = ("(function IN (SELECT function FROM facts WHERE checker = ?) OR function IN "
+            "(SELECT function FROM summaries WHERE checker = ? AND reports != '[]'))")
 
 
 def search(db, q: str = "", filters=(), checker: str = "", limit: int = LIMIT) -> list[dict]:
@@ -22,13 +35,17 @@ def search(db, q: str = "", filters=(), checker: str = "", limit: int = LIMIT) -
         # file and name, which both columns already hold.
         where.append("(instr(name, ?) > 0 OR instr(file, ?) > 0)")
         args += [q, q]
+    known = set(facts())
     for f, holds in wanted.items():
-        test = {"has_reports": "reports > 0", "incomplete": "status != 'ok'"}.get(f) or \
-            (f"{f} = 1" if f in FLAGS else None)
+        test = {"has_reports": "reports > 0", "incomplete": "status != 'ok'"}.get(f)
+        if test is None and f in known:
+            test = _HAS_FACT
+            args.append(f)
         if test:
             where.append(test if holds else f"NOT ({test})")
-    if checker and CHECKER_FLAGS.get(checker):
-        where.append(f"{CHECKER_FLAGS[checker]} = 1")
+    if checker:
+        where.append(_CHECKER)
+        args += [checker, checker]
     sql = ("SELECT function, name, file, line, status, reports, flags FROM functions"
            + (" WHERE " + " AND ".join(where) if where else "")
            + " ORDER BY name, function LIMIT ?")
@@ -82,8 +99,9 @@ def overview(db) -> dict:
            "with_reports": one("SELECT COUNT(*) FROM functions WHERE reports > 0"),
            "reports": one("SELECT COALESCE(SUM(reports), 0) FROM functions"),
            "files": one("SELECT COUNT(DISTINCT file) FROM functions")}
-    for flag in FLAGS:
-        out[flag] = one(f"SELECT COUNT(*) FROM functions WHERE {flag} = 1")
+    counts = dict(db.execute("SELECT fact, COUNT(DISTINCT function) FROM facts GROUP BY fact"))
+    for fact in facts():
+        out[fact] = counts.get(fact, 0)
     return out
 
 

@@ -4,67 +4,13 @@
       lock (*param0).lock: [unlocked -> locked if ret != 0] [locked -> error (acquire)]
       leak: allocator (returns new memory or null); escapees: *param1
     }
+
+A line is `CHECKER[ SUBJECT]: WHAT`, in the checkers' order; each checker words its own
+summary (Checker.render_summary).
 """
 from __future__ import annotations
 
-from saturn.report.paths import render_steps
-
-STATE = {0: "unlocked", 1: "locked", 2: "read-locked", 3: "error", "*": "any"}
-
-
-def _cond(props, values) -> list[str]:
-    out = []
-    for d, v in zip(props, values):
-        if v is None:
-            continue
-        if "eq" in d:  # a field compared with a constant: `name == k` holds or not
-            out.append(d["name"] if v else d["name"].replace(" == ", " != "))
-        else:
-            out.append(f"{d['name']} {'!=' if v else '=='} 0")
-    return out
-
-
-def _simplify(rows):
-    """Merge transitions that differ only in one proposition into a don't-care (None)."""
-    rows = {tuple(r) for r in rows}
-    changed = True
-    while changed:
-        changed = False
-        for r in sorted(rows, key=str):
-            for j, v in enumerate(r[0]):
-                if v is None:
-                    continue
-                twin = r[0][:j] + (1 - v,) + r[0][j + 1:]
-                other = (twin,) + r[1:]
-                if other in rows:
-                    rows -= {r, other}
-                    rows.add((r[0][:j] + (None,) + r[0][j + 1:],) + r[1:])
-                    changed = True
-                    break
-            if changed:
-                break
-    return rows
-
-
-def lock_lines(summary: dict) -> list[str]:
-    props = summary.get("pin", []) + summary.get("pout", [])
-    lines = []
-    for lk in summary.get("locks", []):
-        rows = [(tuple(ins) + tuple(outs), s, s2, why) for ins, s, outs, s2, why in lk["transitions"]]
-        parts = []
-        order = {"*": -1, 0: 0, 1: 1, 2: 2, 3: 3}
-        for vals, s, s2, why in sorted(_simplify(rows), key=lambda r: (
-                order[r[1]], [-(v if v is not None else 0.5) for v in r[0]], r[2])):
-            text = f"{STATE[s]} -> {STATE[s2]}"
-            if s2 == 3 and why:
-                text += f" ({why})"
-            cond = _cond(props, vals)
-            if cond:
-                text += " if " + " and ".join(cond)
-            parts.append(f"[{text}]")
-        prefix = "constructor " if lk.get("constructor") else ""
-        lines.append(f"lock {prefix}{lk['name']}: " + " ".join(parts))
-    return lines
+from saturn import registry
 
 
 def render(key: str, summaries: dict) -> str:
@@ -72,10 +18,9 @@ def render(key: str, summaries: dict) -> str:
     if summaries.get("<engine>", {}).get("noreturn"):
         lines.append("  never returns")
     lines += ["  " + ln for ln in result_lines(summaries.get("<engine>", {}))]
-    if "lock" in summaries:
-        lines += ["  " + ln for ln in lock_lines(summaries["lock"])]
-    if "leak" in summaries and "leak" in RENDERERS:
-        lines += ["  " + ln for ln in RENDERERS["leak"](summaries["leak"])]
+    for name in registry.names():
+        if name in summaries:
+            lines += ["  " + ln for ln in registry.render_summary(name, summaries[name])]
     lines.append("}")
     return "\n".join(lines)
 
@@ -113,26 +58,3 @@ def _constant(formula: dict) -> int:
     if formula["signed"] and value >> (len(formula["out"]) - 1):
         value -= 1 << len(formula["out"])
     return value
-
-
-def leak_lines(summary: dict) -> list[str]:
-    parts = []
-    if summary.get("allocator"):
-        parts.append("allocator (returns new memory or null)")
-    elif summary.get("returns_param") is not None:
-        parts.append(f"returns param{summary['returns_param']} or null")
-    else:
-        parts.append("not an allocator")
-    for i, when, *flags in summary.get("out_alloc", []):
-        conds = ([when] if when != "always" else []) + \
-            ([f"*param{i} was null"] if "if-null" in flags else [])
-        parts.append(f"new memory through *param{i}" + (f" if {' and '.join(conds)}" if conds else ""))
-    if summary.get("fields"):
-        parts.append("result comes with allocated " +
-                     ", ".join(render_steps([["ret"], ["deref"]] + f) for f in summary["fields"]))
-    escapees = [render_steps(e) for e in summary.get("escapees", [])]
-    parts.append("escapees: " + (", ".join(escapees) if escapees else "none"))
-    return ["leak: " + "; ".join(parts)]
-
-
-RENDERERS: dict = {"leak": leak_lines}

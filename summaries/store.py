@@ -1,14 +1,18 @@
 """The summary database: SQLite (WAL), one row per (function, checker).
 
-Schema version 3. `summaries` has one row per (function, checker); `functions` one per function
-with the facts the web page filters on; `sources` the absolute path of each function's file
-(the source view serves only these, so a run from another --root leaves older functions'
-sources reachable; the table came after version 3 and is made when missing); `calls` the call
-graph of the last run; `meta` the run's root (for rows without a `sources` path) and a digest
-of the calls. A `summaries` row holds the function's key, file, line, its cache key
-(saturn/incremental/results.py), Saturn's version, the summary JSON, status (`ok` or
-`incomplete`) with notes, the function's reports and its time. The web page and `saturn summary` read while an analysis
-writes (WAL mode)."""
+Schema version 4. `summaries` has one row per (function, checker); `functions` one per function
+with its name, place, status, report count and the names of its search facts; `facts` one row
+per (function, checker, fact) that holds — each checker says which of its facts a summary gives
+(Checker.search_facts), so a new checker adds rows, never columns; `sources` the absolute path of
+each function's file (the source view serves only these); `calls` the call graph of the last
+run; `meta` the schema version, the run's root, the schedule's last order and a digest of the
+calls. A `summaries` row holds the function's key, file, line, its cache key
+(saturn/incremental/results.py),
+Saturn's version, the summary JSON, status (`ok`/`incomplete`) with notes, the function's
+reports and its time. The web page and `saturn summary` read while an analysis writes (WAL
+mode). A database of another schema version is refused with a one-line error saying to delete
+it: what it holds is what a run of this version makes again (a new version reuses no stored
+summary: saturn/codehash.py), so there is nothing to migrate."""
 from __future__ import annotations
 
 import functools
@@ -18,9 +22,9 @@ import os
 import sqlite3
 import tempfile
 
-from .facts import FLAGS, facts
+from saturn import registry
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 DEFAULT_PATH = os.path.join(".saturn", "saturn.db")
 
 _SCHEMA = """
@@ -34,11 +38,12 @@ CREATE INDEX IF NOT EXISTS summaries_name ON summaries(name);
 CREATE INDEX IF NOT EXISTS summaries_file ON summaries(file);
 CREATE TABLE IF NOT EXISTS functions (
     function TEXT PRIMARY KEY, name TEXT NOT NULL, file TEXT NOT NULL, line INTEGER NOT NULL,
-    status TEXT NOT NULL, reports INTEGER NOT NULL, seconds REAL NOT NULL, flags TEXT NOT NULL,
-    touches_locks INTEGER, lock_wrapper INTEGER, unlock_wrapper INTEGER, follows_return INTEGER,
-    allocator INTEGER, escapees INTEGER, out_alloc INTEGER);
+    status TEXT NOT NULL, reports INTEGER NOT NULL, seconds REAL NOT NULL, flags TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS functions_name ON functions(name);
 CREATE INDEX IF NOT EXISTS functions_file ON functions(file);
+CREATE TABLE IF NOT EXISTS facts (function TEXT NOT NULL, checker TEXT NOT NULL,
+                                  fact TEXT NOT NULL, PRIMARY KEY (function, checker, fact));
+CREATE INDEX IF NOT EXISTS facts_fact ON facts(fact, function);
 CREATE TABLE IF NOT EXISTS sources (function TEXT PRIMARY KEY, path TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS calls (caller TEXT NOT NULL, callee TEXT NOT NULL,
                                   PRIMARY KEY (caller, callee));
@@ -47,17 +52,21 @@ CREATE INDEX IF NOT EXISTS calls_callee ON calls(callee);
 
 
 def _function_rows(rows):
+    """(functions rows, facts rows) for the store's rows, grouped by function."""
     by_fn: dict = {}
     for r in rows:
         by_fn.setdefault(r[0], []).append(r)
-    out = []
+    functions, facts = [], []
     for key, group in by_fn.items():
-        first = group[0]
-        f = facts({r[1]: json.loads(r[7]) if isinstance(r[7], str) else r[7] for r in group})
-        flags = [name for name in FLAGS if f[name]]
-        out.append((key, first[2], first[3], first[4], first[8], sum(len(r[10]) for r in group),
-                    first[11], ",".join(flags), *(int(f[name]) for name in FLAGS)))
-    return out
+        first, names = group[0], []
+        for r in group:
+            summary = json.loads(r[7]) if isinstance(r[7], str) else r[7]
+            for fact in registry.search_facts(r[1], summary):
+                facts.append((key, r[1], fact))
+                names.append(fact)
+        functions.append((key, first[2], first[3], first[4], first[8],
+                          sum(len(r[10]) for r in group), first[11], ",".join(names)))
+    return functions, facts
 
 
 def summary_text(summary) -> str:
@@ -96,8 +105,7 @@ class Store:
         except sqlite3.DatabaseError as exc:
             raise StoreError(_open_error(path, exc, readonly)) from None
         if row is None or row[0] != str(SCHEMA_VERSION):
-            raise StoreError(f"{path}: schema version {row[0] if row else '?'} is not "
-                             f"{SCHEMA_VERSION}; remove it to start again")
+            raise StoreError(_version_error(path, row[0] if row else "?"))
 
     @staticmethod
     def _create(path: str):
@@ -115,6 +123,11 @@ class Store:
             db.close()
             raise StoreError(f"{path}: not a Saturn database (it holds other tables: "
                              f"{', '.join(sorted(tables)[:5])}); give another --db")
+        if tables:   # another version's tables are left as they are
+            row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+            if row is not None and row[0] != str(SCHEMA_VERSION):
+                db.close()
+                raise StoreError(_version_error(path, row[0]))
         db.execute("PRAGMA journal_mode=WAL")
         # No fsync per commit (one per function: 5.5 s of SQLite's run): in WAL mode a
         # commit still survives the process being killed, only not the machine's power.
@@ -135,8 +148,11 @@ class Store:
         self.db.executemany("INSERT OR REPLACE INTO summaries VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                             [(*r[:7], r[7] if isinstance(r[7], str) else summary_text(r[7]), r[8],
                               json.dumps(r[9]), json.dumps(r[10]), r[11]) for r in rows])
-        self.db.executemany("INSERT OR REPLACE INTO functions VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                            _function_rows(rows))
+        functions, facts = _function_rows(rows)
+        self.db.executemany("DELETE FROM facts WHERE function=?", [(f[0],) for f in functions])
+        self.db.executemany("INSERT OR REPLACE INTO functions VALUES (?,?,?,?,?,?,?,?)",
+                            functions)
+        self.db.executemany("INSERT OR REPLACE INTO facts VALUES (?,?,?)", facts)
         self.db.executemany("INSERT OR REPLACE INTO sources VALUES (?, ?)",
                             sorted({(r[0], os.path.join(self.root, r[3])) for r in rows}))
         self.db.commit()
@@ -201,6 +217,12 @@ class Store:
     @_guarded
     def count(self) -> int:
         return self.db.execute("SELECT COUNT(DISTINCT function) FROM summaries").fetchone()[0]
+
+
+def _version_error(path: str, found: str) -> str:
+    which = "an older" if found.isdigit() and int(found) < SCHEMA_VERSION else "another"
+    return (f"{path}: made by {which} Saturn (schema version {found}, this one reads "
+            f"{SCHEMA_VERSION}); delete it to start again, or give another --db")
 
 
 def _open_error(path: str, exc: sqlite3.DatabaseError, readonly: bool) -> str:

@@ -53,9 +53,8 @@ class ResultCache:
         callees = sorted(set().union(*(f.callees for f in fns)))
         used = {c: self.digests.get(c) or self._digest(summaries[c])
                 for c in callees if c in summaries}
-        # Bodiless callees' lock annotations act as specs (saturn/ir/annotations.py).
-        notes = {c: self.program.lock_annotations[c] for c in callees
-                 if c in self.program.lock_annotations}
+        # Callees' declaration attributes may act as specs (saturn/ir/annotations.py).
+        notes = {c: self.program.attributes[c] for c in callees if c in self.program.attributes}
         text = json.dumps([self.base, [ir_digest(f) for f in fns], used, notes], sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:32]
 

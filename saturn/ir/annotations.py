@@ -1,33 +1,41 @@
-"""Sparse's lock annotations on function declarations, as the lowering sees them.
+"""Attributes on function declarations, as the lowering sees them, for checkers to interpret.
 
-With `__CHECKER__` defined, the kernel's `__acquires(x)`, `__releases(x)` and `__must_hold(x)`
-become `__attribute__((context(x, in, out)))`. Each names a lock through the function's
-parameters (`lock`, `&p->lock`, `p->lock`); we keep those as interface paths relative to the
-parameter, with the operation the context change means: (0, 1) acquire, (1, 0) release,
-(1, 1) held (a precondition). Contexts naming no parameter (`RCU`, a global) are ignored.
-The lock checker uses them as specs for functions without a body (NOTE [call-protocol]).
+`__attribute__((name(args)))` becomes (name, args) with the underscores around the name dropped.
+An argument is an integer constant, the interface path of the memory a parameter names (`lock`:
+[param i, deref]; `&p->a.b` or `p->a.b`: [param i, deref, field a, field b]), an identifier's
+name, or None. With `__CHECKER__` defined, the kernel's sparse annotations `__acquires(x)`,
+`__releases(x)` and `__must_hold(x)` are such attributes: `context(x, in, out)`, which the lock
+checker reads as specs for functions without a body.
 """
 from __future__ import annotations
 
 from pycparser import c_ast
 
-_OPS = {(0, 1): "acquire", (1, 0): "release", (1, 1): "held"}
 
-
-def context_specs(decl: c_ast.Decl, param_names: list[str]) -> list[tuple[str, list]]:
-    """[(operation, steps)] where steps start with ["param", i]."""
+def declaration_attributes(decl: c_ast.Decl, param_names: list[str]) -> tuple:
+    """((name, (arg, ...)), ...) in the order written, each attribute once."""
     out = []
     for attr in _attributes(decl):
-        if not (isinstance(attr, c_ast.FuncCall) and isinstance(attr.name, c_ast.ID)
-                and attr.name.name.strip("_") == "context" and attr.args is not None
-                and len(attr.args.exprs) == 3):
+        if isinstance(attr, c_ast.ID):
+            item = (attr.name.strip("_"), ())
+        elif isinstance(attr, c_ast.FuncCall) and isinstance(attr.name, c_ast.ID):
+            exprs = attr.args.exprs if attr.args is not None else []
+            item = (attr.name.name.strip("_"), tuple(_argument(e, param_names) for e in exprs))
+        else:
             continue
-        target, before, after = attr.args.exprs
-        op = _OPS.get((_int(before), _int(after)))
-        steps = _steps(target, param_names)
-        if op is not None and steps is not None:
-            out.append((op, steps))
-    return out
+        if item not in out:
+            out.append(item)
+    return tuple(out)
+
+
+def _argument(node, params: list[str]):
+    value = _int(node)
+    if value is not None:
+        return value
+    steps = _steps(node, params)
+    if steps is not None:
+        return steps
+    return node.name if isinstance(node, c_ast.ID) else None
 
 
 def cleanup_function(decl: c_ast.Decl) -> str | None:
@@ -81,4 +89,4 @@ def _steps(node, params: list[str]):
         return None
     if not fields:
         fields = [["deref"]]
-    return [["param", params.index(node.name)]] + fields[::-1]
+    return (("param", params.index(node.name)),) + tuple(tuple(f) for f in fields[::-1])

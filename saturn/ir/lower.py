@@ -8,7 +8,7 @@ from pycparser import c_ast
 
 from . import nodes as N
 from . import types as T
-from .annotations import context_specs, param_names
+from .annotations import declaration_attributes, param_names
 from .builder import Builder, new_uid
 from .decls import Scope, TypeResolver
 from .lower_call import CallLowering
@@ -114,9 +114,7 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
             else:
                 key = self.static_key(node.name, node) if static else node.name
             entry = ("func", key, t)
-            specs = context_specs(node, param_names(node))
-            if specs:
-                self.program.lock_annotations.setdefault(key, specs)
+            self.program.add_attributes(key, declaration_attributes(node, param_names(node)))
             self.file_scope.names[node.name] = entry
             self.scope.names[node.name] = entry
             return
@@ -213,7 +211,7 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
     def effects_mark(self) -> tuple:
         """What lowering a body that changes nothing outside itself leaves as it was."""
         return (len(self.file_scope.names), len(self.file_scope.tags),
-                self.types.outer_completions, len(self.program.lock_annotations))
+                self.types.outer_completions, self.program.attributes_added)
 
     def in_main_file(self, node) -> bool:
         """Whether the node is in the file's own text (NOTE [own-files] in cfront/markers.py)."""

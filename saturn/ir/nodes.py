@@ -138,6 +138,15 @@ class IndexLv(Lvalue):
     index: Expr
 
 
+def through_pointer(lv: Lvalue) -> bool:
+    """Whether the lvalue dereferences a pointer (`*p`, `p->f`, `p[i]` of a pointer `p`)."""
+    while not isinstance(lv, VarLv):
+        if isinstance(lv, DerefLv):
+            return True
+        lv = lv.base
+    return False
+
+
 # ---- statements --------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Stmt:

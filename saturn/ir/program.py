@@ -41,7 +41,8 @@ class Program:
     globals: dict[str, GlobalVar] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     lowering_errors: int = 0        # declarations skipped after an internal error
-    lock_annotations: dict = field(default_factory=dict)   # function key → [(op, steps)]
+    attributes: dict = field(default_factory=dict)   # function key → ((name, args), ...)
+    attributes_added: int = 0                        # how many add_attributes added
     dispatch: dict = field(default_factory=dict)   # function key → {slot: targets} (ir/indirect.py)
     entries: set = field(default_factory=set)      # entry_points(), once the program is whole
     init_sites: dict = field(default_factory=dict)  # (name, slot) -> [(fn key, k, line)]
@@ -83,8 +84,8 @@ class Program:
                 old.written |= g.written
                 old.address_taken |= g.address_taken
                 old.defined |= g.defined
-        for key, specs in unit.lock_annotations.items():
-            self.lock_annotations.setdefault(key, specs)
+        for key, attrs in unit.attributes.items():
+            self.add_attributes(key, attrs)
         self.warnings += unit.warnings
         self.lowering_errors += unit.lowering_errors
         self.lines += unit.lines
@@ -109,6 +110,17 @@ class Program:
             for name, slot, k, line in getattr(fn, "inits", ()):
                 sites.setdefault((name, slot), []).append((fn.key, k, line))
         self.init_sites = sites
+
+    def add_attributes(self, key: str, attrs) -> None:
+        """A declaration's attributes (saturn/ir/annotations.py), added to those of the
+        function's earlier declarations, as GCC merges them."""
+        if not attrs:
+            return
+        old = self.attributes.get(key, ())
+        new = [a for a in attrs if a not in old]
+        if new:   # in one order whatever the order of the declarations met (cache keys)
+            self.attributes[key] = tuple(sorted(old + tuple(new), key=repr))
+            self.attributes_added += len(new)
 
     def assume_whole(self, whole: bool) -> None:
         """NOTE [whole-program]: the files checked are the whole program (or not)."""

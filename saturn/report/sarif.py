@@ -6,22 +6,11 @@ from __future__ import annotations
 import json
 import os
 import pathlib
+import re
 
 from .. import __version__
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-HELP = {
-    "lock.double-lock": "A lock may be acquired while it is already held (a self-deadlock).",
-    "lock.double-unlock": "A lock may be released while it is not held.",
-    "lock.ambiguous-exit": "The function may return with the lock held or not under the same "
-                           "return condition, so callers cannot know whether to release it.",
-    "lock.not-released": "A lock only this function can reach is still held when it returns.",
-    "memory.leak": "Memory allocated here can become unreachable without being freed.",
-    "assert.violation": "An assertion can fail for some input.",
-}
-LEVEL = {"memory.leak": "warning", "assert.violation": "error"}
-
-
 def _location(file: str, line: int, col: int = 1, message: str | None = None) -> dict:
     loc = {"physicalLocation": {"artifactLocation": {"uri": file, "uriBaseId": "%SRCROOT%"},
                                 "region": {"startLine": max(1, line), "startColumn": max(1, col)}}}
@@ -30,9 +19,9 @@ def _location(file: str, line: int, col: int = 1, message: str | None = None) ->
     return loc
 
 
-def _result(r, rule_index: dict) -> dict:
+def _result(r, rule_index: dict, level: dict) -> dict:
     res = {
-        "ruleId": r.kind, "ruleIndex": rule_index[r.kind], "level": LEVEL.get(r.kind, "warning"),
+        "ruleId": r.kind, "ruleIndex": rule_index[r.kind], "level": level.get(r.kind, "warning"),
         "message": {"text": r.message},
         "locations": [_location(r.file, r.line, r.column)],
         "partialFingerprints": {"saturnFingerprint/v1": r.fingerprint},
@@ -61,19 +50,26 @@ def _invocation(stats) -> dict:
     return {"executionSuccessful": True, "toolExecutionNotifications": notes}
 
 
-def format_all(reports, stats, show_known: bool = True) -> str:
-    kinds = sorted({r.kind for r in reports} | set(HELP))
-    rule_index = {k: i for i, k in enumerate(kinds)}
+def _first_sentence(text: str) -> str:
+    return re.split(r"(?<=[.:])\s+(?=[A-Z`])", text, maxsplit=1)[0]
+
+
+def format_all(reports, stats, kinds=()) -> str:
+    """`kinds`: every report kind Saturn knows (saturn.checker.Kind), a rule each."""
+    helps = {k.name: k.help for k in kinds}
+    level = {k.name: k.severity for k in kinds}
+    names = sorted({r.kind for r in reports} | set(helps))
+    rule_index = {k: i for i, k in enumerate(names)}
     rules = [{"id": k, "name": k.replace(".", "_").replace("-", "_"),
-              "shortDescription": {"text": HELP.get(k, k)},
-              "fullDescription": {"text": HELP.get(k, k)},
-              "help": {"text": HELP.get(k, k)},
-              "defaultConfiguration": {"level": LEVEL.get(k, "warning")}} for k in kinds]
+              "shortDescription": {"text": _first_sentence(helps.get(k, k))},
+              "fullDescription": {"text": helps.get(k, k)},
+              "help": {"text": helps.get(k, k)},
+              "defaultConfiguration": {"level": level.get(k, "warning")}} for k in names]
     doc = {
         "$schema": SCHEMA, "version": "2.1.0",
         "runs": [{
             "tool": {"driver": {"name": "Saturn", "version": __version__, "rules": rules}},
-            "results": [_result(r, rule_index) for r in reports],
+            "results": [_result(r, rule_index, level) for r in reports],
             "invocations": [_invocation(stats)],
             "columnKind": "unicodeCodePoints",
         }],

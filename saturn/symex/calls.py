@@ -135,7 +135,18 @@ def _visible_global(ev, root, callee_file) -> bool:
 
 
 def arg_values(ev, call: N.Call, st) -> list:
-    return [ev.value(a, st) for a in call.args]
+    return [_arg_value(ev, a, st) for a in call.args]
+
+
+def _arg_value(ev, a, st):
+    """An argument's value; a struct passed by value stands for the caller's struct (a pointer
+    to it), so the callee's summary paths `param_i.field` name its fields (interface.py)."""
+    if isinstance(a, N.Read) and isinstance(a.type, T.StructT):
+        objs = ev.locs(a.lv, st)
+        if ev.load_hooks and N.through_pointer(a.lv):
+            ev.loaded(a.lv, objs, st)
+        return gls.make(ev.c, objs)
+    return ev.value(a, st)
 
 
 def is_pointer(t) -> bool:

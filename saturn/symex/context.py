@@ -1,6 +1,7 @@
 """What a checker sees of one function's analysis (the hooks' argument; see saturn/checker.py)."""
 from __future__ import annotations
 
+from ..bitvec.vec import BitVec
 from ..ir import nodes as N
 from ..ir import types as T
 from ..logic.circuit import FALSE, TRUE
@@ -21,6 +22,7 @@ class FunctionContext:
         self.data: dict[str, object] = {}  # per-checker scratch, by checker name
         self.summaries: dict = {}          # callee key -> {checker: summary}
         self.returns: list[tuple] = []     # (guard, coord) of each `return` reached
+        self.branch_hooks: list = []       # callables (Branch, cond lit, state): on_branch
 
     # -- interface objects (§2.5.1) ----------------------------------------------------------------
     def interface_steps(self, obj, roots=None):
@@ -66,11 +68,89 @@ class FunctionContext:
     def store(self, lvalue, value, state) -> None:
         self.ev.store(lvalue, value, state)
 
+    def load(self, lvalue, state):
+        """The value of an lvalue (no load event: this is the checker reading)."""
+        return self.ev.load(lvalue, state)
+
+    def read(self, obj, state):
+        """The value an object holds in a state (its entry value if never written)."""
+        return self.ev.read_obj(obj, state)
+
+    def write(self, obj, value, guard: int, state) -> None:
+        """Store `value` into `obj` where `guard` holds."""
+        self.ev.store_obj(obj, value, guard, state)
+
+    def ite(self, cond: int, a, b):
+        """The value `a` where `cond` holds, else `b` (integers or pointers)."""
+        return self.ev.ite(cond, a, b)
+
+    # -- attributes (§2.2.5): values on addresses, merged at joins by the engine --------------------
+    def declare_attribute(self, name: str, entry, through_havoc: bool = False) -> None:
+        """`entry((address uid, name))` gives the attribute's value where nothing set it. A
+        loop's havoc (§2.6.6) sets attributes back to their loop-entry values, unless declared
+        `through_havoc` (a flag that, once set on a path, stays true: what escaped stays so)."""
+        self.ev.attr_defaults[name] = entry
+        if through_havoc:
+            self.ev.attr_kept.add(name)
+
+    def get_attr(self, state, obj, name: str):
+        return self.ev.get_attr(state, obj, name)
+
+    def set_attr(self, state, obj, name: str, value, guard: int = TRUE) -> None:
+        self.ev.set_attr(state, obj, name, value, guard)
+
+    # -- inputs and callees --------------------------------------------------------------------------
+    @property
+    def inputs(self) -> dict:
+        """The objects the function read from its inputs so far, with their entry values."""
+        return self.env.initial_values
+
+    def input_value(self, obj):
+        """An object's entry value if the function read it from its inputs, else None."""
+        return self.env.initial_values.get(obj)
+
+    def initial(self, obj):
+        """An object's entry value (made now if the function never read it)."""
+        return self.env.initial(obj)
+
+    def param_object(self, param):
+        """The object of a parameter variable (the function's own copy of the argument)."""
+        return self.env.var_obj(param)
+
+    def param_value(self, param):
+        """A parameter's entry value if the function read it, else None."""
+        return self.env.initial_values.get(self.env.var_obj(param))
+
+    def library_effect(self, name: str | None) -> str | None:
+        """What a bodiless library function may change (Checker.library_effects)."""
+        return self.ev.library_effects.get(name)
+
+    def has_body(self, callee: str | None) -> bool:
+        return callee in self.program.functions
+
+    def attributes(self, callee: str | None) -> tuple:
+        """The attributes of a function's declaration: (name, args), an argument an integer,
+        the interface path of the parameter it names, or its text (saturn/ir/annotations.py)."""
+        return self.program.attributes.get(callee, ()) if callee else ()
+
     def pointer_slots(self, state):
         """Every pointer-valued object in a state, with its value — which may be lazy still
         (NOTE [lazy-values]): `locations` and `force` read it."""
         return [(obj, v) for obj, v in state.store.items()
                 if isinstance(v, GLS) or (type(v) is Mux and v.pointer)]
+
+    def int_slots(self, state):
+        """Every integer-valued object in a state, with its value (which may be lazy still)."""
+        return [(obj, v) for obj, v in state.store.items()
+                if isinstance(v, BitVec) or (type(v) is Mux and not v.pointer)]
+
+    def element_after(self, obj, k: int):
+        """The object k elements after `obj` (the next array element, or the derived object
+        pointer arithmetic lands on), as `&obj + k` would point to."""
+        parent = obj.parent
+        if parent is not None and isinstance(obj.step, int) and isinstance(parent.type, T.ArrT):
+            return self.env.element(parent, obj.step + k)
+        return self.env.derived_object(obj)
 
     def force(self, value):
         return force(self.ev, value)
@@ -95,7 +175,9 @@ class FunctionContext:
         self.returns.clear()
         self.ev.call_hooks.clear()
         self.ev.store_hooks.clear()
+        self.ev.load_hooks.clear()
         self.ev.forget_hooks.clear()
+        self.branch_hooks.clear()
         self.data.pop("<states>", None)
         self.guards.dispose()
         self.c.release()
@@ -107,8 +189,14 @@ class FunctionContext:
     def may(self, *lits, observe=()):
         return self.session.may(*lits, observe=observe)
 
-    def can(self, *lits) -> bool:
-        return self.session.can(*lits)
+    def can(self, *lits, budget: int | None = None) -> bool:
+        """Whether the lits can hold together; with a `budget` of conflicts, a question left
+        open counts as possible (for questions with a conservative answer: NOTE [budgets])."""
+        return self.session.can(*lits, budget=budget)
+
+    def affordable(self) -> bool:
+        """Whether a question with a conservative answer is worth asking (NOTE [budgets])."""
+        return self.session.affordable()
 
     def which_may(self, lits, *under) -> list[bool]:
         return self.session.which_may(list(lits), *under)

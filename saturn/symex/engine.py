@@ -12,7 +12,7 @@ from ..ir.loops import HAVOC, Unroller, havoc_header
 from ..logic.bdd import Guards
 from ..logic.circuit import Circuit
 from ..logic.solver import Session
-from . import interface, results
+from . import events, interface, results
 from .context import FunctionContext
 from .environment import Environment
 from .evaluator import Evaluator
@@ -100,8 +100,7 @@ def _new_context(program, fn, checkers, options, summaries):
                   if s.get("<engine>", {}).get("result")}   # NOTE [result-summaries]
     for ch in checkers:
         ev.library_effects.update(ch.shared_effects or ch.library_effects())
-    for ch in checkers:
-        ch.begin(ctx)
+    events.attach(ctx, checkers)
     return ctx
 
 
@@ -218,11 +217,14 @@ def _has_exit(fn, body) -> bool:
 
 
 def _havoc(ev, st: State, entry: State | None) -> None:
-    """The second pass of §2.6.6: what the loop changed becomes unknown; attributes keep their
-    loop-entry values."""
+    """The second pass of §2.6.6: what the loop changed becomes unknown, told to the checkers'
+    on_forget (NOTE [forgotten-values]); attributes keep their loop-entry values (those declared
+    `through_havoc` keep their own)."""
     if entry is None:
         return
+    kept = {k: v for k, v in st.attrs.items() if k[1] in ev.attr_kept}
     st.attrs = dict(entry.attrs)
+    st.attrs.update(kept)
     for obj, value in list(st.store.items()):
         if not same(ev, entry.store.get(obj), value):   # NOTE [lazy-values]
             ev.forget(obj, st)
@@ -246,6 +248,8 @@ def _execute_block(ctx, block: N.Block, st: State) -> dict:
         ev.where = term.coord
         lit = ev.truth(ev.value(term.cond, st))
         ctx.branches.append((lit, st.guard, term))
+        for hook in ctx.branch_hooks:
+            hook(term, lit, st)
         cond = guards.of_lit(lit)
         t_state = st.copy(st.guard & cond)
         st.guard = st.guard & ~cond

@@ -1,13 +1,14 @@
 """The evaluator of one function: expressions, lvalues, statements, and checker attributes."""
 from __future__ import annotations
 
+from ..checker import Access, summarized
 from ..ir import nodes as N
 from ..ir import types as T
 from ..logic.circuit import TRUE
 from ..memory.locations import Obj
 from .calls import arg_values, default_call
 from .expr import ExprEval
-from .lvalues import LvalueEval
+from .lvalues import LvalueEval, through_pointer
 
 
 # NOTE [forgotten-values]: where the analysis gives a location an unknown value (a loop's havoc
@@ -30,21 +31,22 @@ class Evaluator(ExprEval, LvalueEval):
         self.signs: dict = {}            # callee → "nonpositive" / "nonnegative" result
         self.results: dict = {}          # callee → what its result is (symex/results.py)
         self.library_effects: dict = {}  # bodiless callee → "none" / "args" (Checker API)
-        self.store_hooks = []         # callables (stmt, old pointer value, state) before a store
-        self.forget_hooks = []        # callables (old pointer value, state): NOTE [forgotten-values]
+        self.store_hooks = []         # callables (Access, state) before an assignment
+        self.load_hooks = []          # callables (Access, state) at a read through a pointer
+        self.forget_hooks = []        # callables (values, state): NOTE [forgotten-values]
         self.effects: dict = {}       # callee key -> interface paths it may modify (its M)
         self.attr_defaults = {}       # attribute name -> callable(obj_key) giving its entry value
+        self.attr_kept: set = set()   # attribute names a loop's havoc leaves as they are
         self.anywhere: set[int] = set()   # uids of havocked pointers' objects: NOTE [havoc-pointers]
         self.unknown_equal: dict = {}     # (uid, uid) -> literal: NOTE [havoc-pointers]
 
     def forget(self, obj, st, guard=None) -> None:
         """Give `obj` an unknown value (a havocked loop, what an unknown call may change),
-        telling the forget hooks the pointer value it held (NOTE [forgotten-values])."""
-        if self.forget_hooks and isinstance(obj.type, T.PtrT):
-            old = st.store.get(obj)
-            if old is not None:
-                for hook in self.forget_hooks:
-                    hook(old, st)
+        telling the forget hooks the value it held (NOTE [forgotten-values])."""
+        old = st.store.get(obj)
+        if old is not None:
+            for hook in self.forget_hooks:
+                hook([old], st)
         fresh = self.fresh_value(obj.type, obj.display)
         if guard is None:
             st.store[obj] = fresh
@@ -98,26 +100,33 @@ class Evaluator(ExprEval, LvalueEval):
 
 
 def _assign(ev, stmt, st):
-    if (ev.store_hooks or ev.forget_hooks) and isinstance(stmt.lv.type, T.PtrT):
-        old = ev.load(stmt.lv, st)
-        if any(_summary(loc) for loc, _ in ev.locs(stmt.lv, st)):
-            # One object stands for many elements (`p[i]`, unmodelled arithmetic): what it
-            # held may still be another element's (NOTE [forgotten-values]).
-            for hook in ev.forget_hooks:
-                hook(old, st)
-        else:
-            for hook in ev.store_hooks:
-                hook(stmt, old, st)
-    ev.assign(stmt.lv, stmt.value, st)
+    lv, memo = stmt.lv, {}
+    if ev.forget_hooks and isinstance(lv.type, T.PtrT) and \
+            any(summarized(loc) for loc, _ in ev.locs(lv, st)):
+        # One object stands for many elements (`p[i]`, unmodelled arithmetic): what it held
+        # may still be another element's (NOTE [forgotten-values]).
+        for hook in ev.forget_hooks:
+            hook([ev.load(lv, st)], st)
+    if not ev.store_hooks:
+        ev.assign(lv, stmt.value, st)
+        return
 
-
-def _summary(loc) -> bool:
-    """Part of an object standing for many (pointer arithmetic's derived object)."""
-    while loc is not None:
-        if loc.origin == "derived":
-            return True
-        loc = loc.parent
-    return False
+    def once(name, make):
+        if name not in memo:
+            memo[name] = make()
+        return memo[name]
+    access = Access(lv, stmt.coord, through_pointer(lv),
+                    lambda: once("objs", lambda: ev.locs(lv, st)),
+                    (lambda: ev.load(lv, st)) if isinstance(lv.type, T.PtrT) else None,
+                    lambda: once("value", lambda: ev.value(stmt.value, st)))
+    for hook in ev.store_hooks:
+        hook(access, st)
+    if isinstance(lv.type, (T.StructT, T.ArrT)) or not memo:
+        ev.assign(lv, stmt.value, st)
+        return
+    value = access.value()   # as ev.assign: the value, then the objects (NOTE [gate-order])
+    for obj, g in access.objs():
+        ev.store_obj(obj, value, g, st)
 
 
 def _call(ev, stmt, st):

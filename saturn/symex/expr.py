@@ -116,6 +116,10 @@ def _unknown(self, e, st):
 
 
 def _read(self, e, st):
+    if self.load_hooks and N.through_pointer(e.lv):
+        entries = self.locs(e.lv, st)
+        self.loaded(e.lv, entries, st)
+        return self.load_from(entries, e.lv, st)
     return self.load(e.lv, st)
 
 

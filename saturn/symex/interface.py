@@ -218,6 +218,8 @@ def _advance(ev, at, step, state):
         if not isinstance(value, GLS):
             return None
         return None, list(value.locations())
+    if objs is None and isinstance(value, GLS) and step[0] == "field":
+        objs = list(value.locations())   # a struct passed by value (calls._arg_value)
     if objs is None:
         return None
     out = []

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..bitvec.compare import eq as bv_eq
+from ..checker import Access
 from ..bitvec.vec import const
 from ..ir import nodes as N
 from ..ir import types as T
@@ -9,6 +10,8 @@ from ..logic.circuit import FALSE, TRUE
 from ..memory.locations import Obj, child
 from .expr import MAX_TRACKED_INDEX
 from .lazy import Mux, force
+
+through_pointer = N.through_pointer
 
 # NOTE [array-elements]: a symbolic index `a[i]` names each element of `a` seen so far under
 # `i == k`, and one fresh element otherwise (arrays are not modelled in the paper, §2.2.4.4) —
@@ -32,11 +35,20 @@ class LvalueEval:
         return v if v is not None else self.env.initial(obj)
 
     def load(self, lv: N.Lvalue, st):
-        entries = self.locs(lv, st)
+        return self.load_from(self.locs(lv, st), lv, st)
+
+    def load_from(self, entries, lv: N.Lvalue, st):
+        """The value of `lv`, whose objects are `entries`."""
         if not entries:
             return self.fresh_value(lv.type)
         value = self.select([(g, self.read_obj(obj, st)) for obj, g in entries])
         return self.coerce(value, lv.type)
+
+    def loaded(self, lv: N.Lvalue, entries, st) -> None:
+        """The checkers' load event: `lv`, read through a pointer, reaches `entries`."""
+        access = Access(lv, self.where, True, lambda: entries)
+        for hook in self.load_hooks:
+            hook(access, st)
 
     def coerce(self, value, t):
         if isinstance(t, T.PtrT):
@@ -51,10 +63,11 @@ class LvalueEval:
 
     def store_obj(self, obj: Obj, value, g: int, st) -> None:
         value = self.coerce(value, obj.type)
-        if g == TRUE:
-            st.store[obj] = value
-        elif g != FALSE:
-            st.store[obj] = self.ite(g, value, self.read_obj(obj, st))
+        for target in _union_members(obj):
+            if g == TRUE:
+                st.store[target] = value
+            elif g != FALSE:
+                st.store[target] = self.ite(g, value, self.read_obj(target, st))
 
     def assign(self, lv: N.Lvalue, e: N.Expr, st) -> None:
         if isinstance(lv.type, (T.StructT, T.ArrT)):
@@ -66,6 +79,8 @@ class LvalueEval:
     def copy_aggregate(self, dst: N.Lvalue, src: N.Lvalue, st) -> None:
         """RecAssign: copy every scalar leaf (fields, materialised or small array elements)."""
         dsts, srcs = self.locs(dst, st), self.locs(src, st)
+        if self.load_hooks and through_pointer(src):
+            self.loaded(src, srcs, st)
         if not dsts or not srcs:
             return
         budget = [COPY_LIMIT]
@@ -87,6 +102,20 @@ class LvalueEval:
         else:
             budget[0] -= 1
             self.store_obj(d, self.read_obj(s, st), g, st)
+
+
+def _union_members(obj: Obj) -> list:
+    """NOTE [union-members]: the members of a union share their memory, so a value stored in
+    one member is what another member of the same type reads (`u.first = p; q = u.second;`
+    with both `char *`). Members of other types keep their own values (what their bytes would
+    read as is not modelled)."""
+    parent = obj.parent
+    if parent is None or not isinstance(parent.type, T.StructT) or not parent.type.union or \
+            obj.type is None:
+        return [obj]
+    key = obj.type.key()
+    return [obj] + [child(parent, name, ft) for name, ft in parent.type.fields
+                    if name != obj.step and ft is not None and ft.key() == key]
 
 
 def _var(self, lv, st):

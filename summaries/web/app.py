@@ -9,6 +9,8 @@ from flask import Flask, abort, g, jsonify, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import PathConverter
 
+from saturn import registry
+
 from .. import queries
 from ..render import render
 from ..store import Store, StoreError
@@ -46,7 +48,7 @@ def create_app(db_path: str) -> Flask:
     def search_args():
         """(text, {filter: must hold (1) or must not (0)}, checker); other values are a 400."""
         filters = {}
-        for f in queries.FILTERS:
+        for f in queries.filters():
             value = request.args.get(f, "")
             if value not in ("", "0", "1"):
                 abort(400, f"{f} must be 1 (holds) or 0 (does not hold), not {value!r}")
@@ -59,8 +61,9 @@ def create_app(db_path: str) -> Flask:
         q, filters, checker = search_args()
         results = queries.search(db(), q, filters, checker)
         return render_template("search.html", q=q, filters=filters, checker=checker,
-                               all_filters=queries.FILTERS, results=results,
-                               limit=queries.LIMIT)
+                               all_filters=queries.filters(), checkers=registry.names(),
+                               helps={f.name: f.help for _, f in registry.facts()},
+                               results=results, limit=queries.LIMIT)
 
     @app.route("/f/<key:key>")
     def function_page(key):

@@ -1,6 +1,7 @@
 """The import rules of docs/ARCHITECTURE.md "Layers": layers import only downward, and no
 module imports itself through others."""
 import ast
+import re
 import os
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -90,3 +91,12 @@ def test_no_import_cycles():
                 graph.add_edge(mod, target)
     cycles = [sorted(c) for c in nx.strongly_connected_components(graph) if len(c) > 1]
     assert not cycles
+
+
+def test_checkers_use_the_context_not_the_evaluator():
+    """A checker sees the analysis through FunctionContext's methods (saturn/checker.py), never
+    the evaluator, environment or solver session behind them."""
+    inner = re.compile(r"\bctx\.(ev|env|session)\b")
+    bad = [(os.path.relpath(path, ROOT), m.group(0)) for path in _files("checkers")
+           for m in inner.finditer(open(path, encoding="utf-8").read())]
+    assert not bad

@@ -1,4 +1,5 @@
-"""Allocation and release functions, as tables (what each does to memory).
+"""Allocation and release functions, as tables (what each does to memory), and the users' own
+(`alloc` and `free` in saturn.toml), for the checkers of memory (leak, free).
 
 ALLOC: function → kind: "alloc" (returns new memory or null), "realloc" (argument 0's block is
 freed only on success), "dup" (like alloc). OUT_ALLOC: function → (argument whose pointee
@@ -8,6 +9,8 @@ reference, so passing new memory to them does not make it escape; any other func
 body or summary is assumed to keep what it is given.
 """
 from __future__ import annotations
+
+from saturn.checker import ConfigKey, string_list
 
 # The kernel's (specs override the static-inline bodies by name; the out-of-line callees those
 # bodies reach are listed too). `devm_*` memory belongs to its device and is freed with it, so
@@ -49,6 +52,12 @@ NON_CAPTURING = frozenset({
     "__builtin_memcpy", "__builtin_memset", "__builtin_strlen", "__memcpy_chk", "__memset_chk",
     "__strcpy_chk", "__sprintf_chk", "__snprintf_chk", "__printf_chk", "__fprintf_chk",
 })
+
+
+ALLOC_KEY = ConfigKey("alloc", "your own allocators: functions that return new memory or null",
+                      string_list)
+FREE_KEY = ConfigKey("free", "your own release functions: functions that free their first "
+                     "argument", string_list)
 
 
 def load_user_specs(config: dict):

@@ -1,10 +1,11 @@
-"""`memory.leak` reports: at the allocation (or the allocator's call), once per site, with the
-path to the exit it leaks at and the assignment that overwrote the last pointer to it."""
+"""Leak reports (`memory.leak`, `resource.leak`): at the acquisition (or the allocator's call),
+once per site, with the path to the exit it is lost at and the assignment that overwrote the
+last pointer to it."""
 from __future__ import annotations
 
 from saturn.report.diagnostic import TraceNote
 
-from .leak_escape import EscapeRules
+from .escape import EscapeRules
 
 
 def report(ctx, checker, exit_state) -> None:
@@ -27,7 +28,7 @@ def report(ctx, checker, exit_state) -> None:
             notes = ctx.witness(leaked, events=events)
             where = ctx.return_coord(model)
             notes.append(TraceNote(where.file, where.line,
-                                   f"'{ctx.fn.name}' returns here and the block is lost"))
-            ctx.report(checker.name, "memory.leak", coord,
-                       f"memory allocated by '{text}' may be leaked", notes, statement=text)
+                                   f"'{ctx.fn.name}' returns here and {checker.lost_note}"))
+            ctx.report(checker.name, checker.kind, coord,
+                       f"{checker.acquired_by(what)} '{text}' may be leaked", notes, statement=text)
             break

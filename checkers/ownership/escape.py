@@ -7,10 +7,10 @@ escapes, with l excluded — `via-newloc`), or memory we know nothing about (esc
 """
 from __future__ import annotations
 
-from saturn.checker import FALSE, TRUE
+from saturn.checker import FALSE, TRUE, same_int, summarized
 
-# The leak checker follows at most this many pointer hops: new locations along an escape route
-# here, what a kept object holds and how deep escapees are named (leak_summary.py). Deeper
+# The ownership checkers follow at most this many pointer hops: new locations along an escape route
+# here, what a kept object holds and how deep escapees are named (summary.py). Deeper
 # chains are rare; cutting them can only add a leak report (an escape not seen), and it keeps
 # summaries small (sqlite3Insert's escapees were 5,123 paths of up to 30 hops before the cut).
 POINTER_HOPS = 4
@@ -22,12 +22,40 @@ class EscapeRules:
         self.ctx, self.data, self.st = ctx, data, exit_state
         self.c = ctx.c
         self.slots = ctx.pointer_slots(exit_state)
+        self._int_slots = self._pointer_slots = None
         self.memo: dict = {}
         self.route_kind: dict = {}   # pointer object -> (kind, name)
 
     def points_to(self, value, l) -> int:
         value = self.ctx.force(value)   # NOTE [lazy-values]
         return self.c.OR_all(g for loc, g in value.entries if loc is not None and loc.root is l)
+
+    def holds(self, value, l) -> int:
+        """Where an integer slot's value is descriptor l's (NOTE [descriptors])."""
+        return same_int(self.c, self.ctx.force(value), self.data.handles.values[l])
+
+    def int_slots(self):
+        """The integer slots, for descriptors (NOTE [descriptors])."""
+        if self._int_slots is None:
+            self._int_slots = self._owning(self.ctx.int_slots(self.st))
+        return self._int_slots
+
+    def pointer_slots(self):
+        """The pointer slots, each with whether it is a local array's element that keeps what
+        it holds (arrays_escape off)."""
+        if self.data.arrays_escape:
+            return ((p, v, False) for p, v in self.slots)
+        if self._pointer_slots is None:
+            self._pointer_slots = self._owning(self.slots)
+        return self._pointer_slots
+
+    def _owning(self, slots):
+        """A local array's element holds its own (pipe's `int fds[2]`), unless the array is
+        also reached by an index the analysis does not follow one by one (a derived object):
+        memory in local arrays escapes (§2.7), files and descriptors do not."""
+        blurred = {p.root for p, _ in slots if p.origin == "derived"}
+        return [(p, v, self.route(p)[0] == "local-array" and p.root not in blurred)
+                for p, v in slots]
 
     def route(self, p):
         got = self.route_kind.get(p)
@@ -48,7 +76,9 @@ class EscapeRules:
             return ("newloc", root)
         sym = root.sym
         if sym is not None and sym.kind in ("local", "temp"):
-            in_array = _inside_array(p)
+            # An element the analysis does not tell apart (a derived object) is an array's too,
+            # for the checkers whose arrays own what they hold.
+            in_array = _inside_array(p) or (not self.data.arrays_escape and summarized(p))
             return ("local-array", None) if in_array else ("local", None)
         if sym is not None and sym.kind == "global":
             return ("global", sym.key)
@@ -60,12 +90,14 @@ class EscapeRules:
             return self.memo[key]
         self.memo[key] = FALSE  # a cycle back to (l, X) adds no route
         fs = self.data.fs
-        out = fs.is_(self.ctx.ev.get_attr(self.st, l, ESCAPED), 1)
-        for p, value in self.slots:
+        out = fs.is_(self.ctx.get_attr(self.st, l, ESCAPED), 1)
+        descriptor = l in self.data.handles.values
+        slots = self.int_slots() if descriptor else self.pointer_slots()
+        for p, value, own in slots:
             kind, name = self.route(p)
-            if kind == "local" or (kind, name) in excluded:
+            if kind == "local" or own or (kind, name) in excluded:
                 continue   # before reading the value: a local's may be unbuilt
-            guard = self.points_to(value, l)
+            guard = self.holds(value, l) if descriptor else self.points_to(value, l)
             if guard == FALSE:
                 continue
             if kind == "newloc":

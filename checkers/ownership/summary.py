@@ -1,15 +1,19 @@
-"""Leak summaries (Fig. 2.15–2.16), inferred at the exit and applied at calls (§2.6.5.3).
+"""Ownership summaries (Fig. 2.15–2.16), inferred at the exit and applied at calls (§2.6.5.3).
 
 Beyond the paper: `returns_param` (the result is parameter i or null — Fig. 2.18's BN_copy),
 `out_alloc` (new memory handed out through `*param_i`, as asprintf and getline do) and `fields`
 (an allocator's result comes with fields it allocated, so freeing only the struct leaks them).
+For descriptors (NOTE [descriptors]): an allocator returns a new one or a failure, `out_alloc`
+hands one out through an `int *`, and `values` names the integer inputs that escape (a
+parameter the function closes or keeps).
 """
 from __future__ import annotations
 
-from saturn.checker import equals_const
+from saturn.checker import FALSE, equals_const, less_than, same_int
 from saturn.ir import types as T
 
-from .leak_escape import POINTER_HOPS, EscapeRules
+from . import handles
+from .escape import POINTER_HOPS, EscapeRules
 
 RET = ("ret", None)
 
@@ -26,11 +30,65 @@ def infer(ctx, checker, exit_state) -> dict:
     data = ctx.data[checker.name]
     rules = EscapeRules(ctx, data, exit_state)
     g = ctx.lit(exit_state.guard)
-    if ctx.fn.rv is not None and isinstance(ctx.fn.rv.type, T.PtrT):
-        _result(ctx, data, rules, g, ctx.exit_value(ctx.fn.rv, exit_state), summary)
-    summary["out_alloc"] = _out_allocs(ctx, data, rules, g, exit_state)
-    summary["escapees"] = _escapees(ctx, rules, g, summary["returns_param"])
+    rv = ctx.fn.rv
+    if rv is not None and isinstance(rv.type, T.PtrT):
+        _result(ctx, data, rules, g, ctx.exit_value(rv, exit_state), summary)
+    elif rv is not None and isinstance(rv.type, T.IntT) and data.handles.new(data):
+        summary["allocator"] = _descriptor_result(ctx, data, rules, g,
+                                                  ctx.exit_value(rv, exit_state))
+    summary["out_alloc"] = _out_allocs(ctx, checker, data, rules, g, exit_state)
+    summary["escapees"] = _escapees(ctx, checker, rules, g, summary["returns_param"])
+    if checker.has_descriptors():
+        values = _values(ctx, data, rules, g)
+        if values:
+            summary["values"] = values
     return summary
+
+
+def _descriptor_result(ctx, data, rules, g, ret) -> bool:
+    """Whether the function returns a descriptor it opened, or one it does not own (a failure,
+    or 0..2), and keeps no other reference to it."""
+    c = ctx.c
+    held = [(h, c.AND(same_int(c, ret, v), data.new_locs[h][0]))
+            for h, v in data.handles.new(data)]
+    some = c.OR_all(lit for _, lit in held)
+    owned = -less_than(c, ret, handles.STANDARD + 1)
+    if not ctx.can(g, some) or ctx.can(g, owned, -some):
+        return False
+    return all(not ctx.can(g, lit, rules.escaped(h, frozenset({RET}))) for h, lit in held)
+
+
+def _values(ctx, data, rules, g) -> list:
+    """The integer inputs (descriptors a caller may own) that may escape other than by their
+    own place: those a release or an unknown call took, and the parameters a place the caller
+    sees holds a copy of at the exit (`c->fd = fd;`). Found without queries: any integer may
+    be a descriptor to some caller, and this only ever spares a caller a leak report."""
+    hs = data.handles
+    found = [obj for obj, stand in hs.stand_ins.items() if stand in hs.taken]
+    found += [obj for obj in _copied_params(ctx, rules) if obj not in found]
+    paths = [steps for steps in map(ctx.interface_steps, found)
+             if steps and steps[0][0] in ("param", "global")]
+    return sorted(paths, key=ctx.render_path)
+
+
+def _copied_params(ctx, rules):
+    """The integer parameters a place the caller sees holds a copy of at the exit (a value
+    sharing a literal with the parameter's)."""
+    params = {}
+    for p in ctx.fn.params:
+        value = ctx.param_value(p)
+        if value is not None and handles.is_input_int(ctx.param_object(p), value):
+            for b in value.bits:
+                params.setdefault(abs(b), ctx.param_object(p))
+    if not params:
+        return []
+    out = []
+    for p, value, own in rules.int_slots():
+        if own or rules.route(p)[0] not in ("param", "global", "ret"):
+            continue
+        bits = getattr(ctx.force(value), "bits", ())
+        out += [params[abs(b)] for b in bits if abs(b) in params]
+    return list(dict.fromkeys(out))
 
 
 def _result(ctx, data, rules, g, rv, summary) -> None:
@@ -77,26 +135,39 @@ def _relative(obj) -> list:
     return steps[::-1]
 
 
-def _out_allocs(ctx, data, rules, g, exit_state) -> list:
+def _out_allocs(ctx, checker, data, rules, g, exit_state) -> list:
     out = []
     for p in ctx.fn.params:
-        if not (isinstance(p.type, T.PtrT) and isinstance(p.type.target, T.PtrT)):
+        target = p.type.target if isinstance(p.type, T.PtrT) else None
+        descriptor = isinstance(target, T.IntT) and checker.has_descriptors() and \
+            data.handles.new(data)
+        if not (isinstance(target, T.PtrT) or descriptor):
             continue
-        initial = ctx.env.initial_values.get(ctx.env.var_obj(p))
+        initial = ctx.param_value(p)
         for slot, _ in ctx.locations(initial) if initial is not None else []:
             value = ctx.stored(exit_state, slot)
-            new = [(loc, gl) for loc, gl in ctx.locations(value) if loc.root in data.new_locs]
+            new = _descriptors_in(ctx, data, value) if descriptor else \
+                [(loc, gl) for loc, gl in ctx.locations(value) if loc.root in data.new_locs]
             route = frozenset({("param", p.index)})
             if new and all(not ctx.can(g, gl, rules.escaped(loc.root, route)) for loc, gl in new):
                 valid = ctx.c.OR_all(ctx.c.AND(gl, data.new_locs[loc.root][0]) for loc, gl in new)
                 # `if (!*p) *p = alloc();`: only when *p was null on entry (a loop may call it
                 # again with the block it got the first time).
-                held = ctx.env.initial_values.get(slot)
+                held = ctx.input_value(slot)
                 only_if_null = held is not None and not ctx.can(g, valid, ctx.truth(held))
                 out.append([p.index, _when(ctx, g, valid, exit_state)] +
                            (["if-null"] if only_if_null else []))
                 break
     return out
+
+
+def _descriptors_in(ctx, data, value) -> list:
+    """(descriptor, literal) for the new descriptors an integer value may hold (opened)."""
+    if value is None:
+        return []
+    found = [(h, ctx.c.AND(same_int(ctx.c, value, v), data.new_locs[h][0]))
+             for h, v in data.handles.new(data)]
+    return [(h, lit) for h, lit in found if lit != FALSE]
 
 
 # What the return value says about new memory handed out through a parameter.
@@ -123,12 +194,14 @@ def when_lit(ctx, when, ret) -> int:
     return zero if when == "ret==0" else -zero
 
 
-def _escapees(ctx, rules, g, returned=None) -> list:
+def _escapees(ctx, checker, rules, g, returned=None) -> list:
     """Parameter-reachable locations that escape by a route other than their parameter. When the
     summary says the result is parameter i, returning it is no escape (the caller sees it)."""
     by_steps: dict[str, tuple] = {}   # one query per interface path, whatever its locations
-    for obj, value in list(ctx.env.initial_values.items()):
+    for obj, value in list(ctx.inputs.items()):
         for loc, _ in ctx.locations(value):
+            if not checker.may_own(loc.type):
+                continue
             steps = ctx.interface_steps(loc)
             if not steps or steps[0][0] != "param" or \
                     sum(1 for s in steps if s[0] == "deref") > POINTER_HOPS:
@@ -147,20 +220,39 @@ def _escapees(ctx, rules, g, returned=None) -> list:
 
 
 # -- application --------------------------------------------------------------------------------
-def resolve_escapees(ctx, summary, args, st) -> list:
+def resolve_escapees(ctx, checker, summary, args, st) -> list:
     """Before the call's effects (they change what paths lead to): the escapees' objects, and
     what they hold — a callee that keeps a struct keeps what the struct points to (the caller's
-    `&pinfo` whose `kernel->private_data` is new memory)."""
+    `&pinfo` whose `kernel->private_data` is new memory) — and the descriptors the `values`
+    paths hold."""
     out, memo = [], {}
     for steps in summary.get("escapees", []):
         out += ctx.resolve(steps, args, None, st, memo)
-    return out + held_by(ctx, st, out) if out else out
+    out = out + held_by(ctx, checker, st, out) if out else out
+    blurred = [steps for steps in summary.get("values", []) + summary.get("escapees", [])
+               if checker.has_descriptors() and any(s[0] == "derived" for s in steps)]
+    for steps in blurred:
+        # A path through an element the callee could not tell apart (`arr[2]` of a parameter
+        # `arr`) names some element of the caller's array: what any of them holds escapes.
+        cut = next(i for i, s in enumerate(steps) if s[0] == "derived")
+        roots = [(o, g) for o, g in ctx.resolve(steps[:cut], args, None, st, memo)]
+        out += held_by(ctx, checker, st, roots, depth=1)
+    for steps in summary.get("values", []):
+        if len(steps) == 1 and steps[0][0] == "param":
+            values = [(args[steps[0][1]], 1)] if steps[0][1] < len(args) else []
+        else:
+            values = [(ctx.read(obj, st), g) for obj, g in ctx.resolve(steps, args, None, st,
+                                                                       memo)]
+        out += [(h, ctx.c.AND(g, lit)) for value, g in values
+                for h, lit in checker.given(ctx, value)]
+    return out
 
 
-def held_by(ctx, st, locations, depth: int = POINTER_HOPS):
+def held_by(ctx, checker, st, locations, depth: int = POINTER_HOPS):
     """Locations reachable from the given objects through pointer fields, up to `depth` levels
     (a callback struct holding a pointer to a private block, passed by address through another
-    local struct: `pinfo.kernel = &pcb; pcb.private_data = rec;`)."""
+    local struct: `pinfo.kernel = &pcb; pcb.private_data = rec;`), and the descriptors their
+    integer fields hold."""
     roots = {obj.root for obj, _ in locations}
     slots = list(ctx.pointer_slots(st))
     out = []
@@ -172,15 +264,29 @@ def held_by(ctx, st, locations, depth: int = POINTER_HOPS):
         if not new:
             break
         roots |= new
+    if checker.has_descriptors() and roots:
+        out += [h for obj, value in ctx.int_slots(st) if obj.root in roots
+                for h in checker.given(ctx, value)]
     return out
 
 
+# NOTE [result-writers]: a checker that stores a new value into a call's result (an
+# allocator's new location, the leak checker's "parameter i or null" for `returns_param`)
+# changes what the checkers after it read there (NOTE [checker-order]); a condition the free
+# checker took from the result before the change no longer matches it. So only the allocators'
+# results are written by every ownership checker (a new thing has no other value), and
+# `returns_param` only by the leak checker, as it always did: the engine's own summary already
+# makes such a result the parameter's object (symex/calls.returned_value).
 def apply(ctx, checker, call, summary, escapees, args, st, held=None) -> None:
     held = held or {}
     if escapees:
-        checker.escape(ctx, st, escapees, call.coord, f"'{call.text}' keeps or frees the block")
+        checker.escape(ctx, st, escapees, call.coord, f"'{call.text}' {checker.kept_note}")
     name = (call.callee or "").rsplit(":", 1)[-1]
-    if summary.get("allocator") and call.lv is not None:
+    if summary.get("allocator") and call.lv is not None and \
+            checker.has_descriptors() and isinstance(call.ret, T.IntT):
+        value, _ = checker.acquire(ctx, st, call.coord, name, call.text, call.ret)
+        ctx.store(call.lv, value, st)
+    elif summary.get("allocator") and call.lv is not None:
         obj, v = checker.allocate(ctx, st, call.coord, name, call.text)
         ctx.store(call.lv, ctx.pointer([(obj, v), (None, -v)]), st)
         typed = ctx.pointer([(ctx.view(obj, getattr(call.lv.type, "target", None)), v)])
@@ -189,14 +295,15 @@ def apply(ctx, checker, call, summary, escapees, args, st, held=None) -> None:
                 # A field exists only with the block that holds it.
                 inner, v2 = checker.allocate(ctx, st, call.coord, name, call.text,
                                              ctx.c.AND(ctx.c.new_var(), v))
-                ctx.ev.store_obj(slot, ctx.pointer([(inner, v2), (None, -v2)]), g, st)
-    elif summary.get("returns_param") is not None and call.lv is not None:
+                ctx.write(slot, ctx.pointer([(inner, v2), (None, -v2)]), g, st)
+    elif summary.get("returns_param") is not None and call.lv is not None and \
+            checker.writes_returned_param:   # NOTE [result-writers]
         i = summary["returns_param"]
         if i < len(args):
             pick = ctx.c.new_var()
             pairs = [(loc, ctx.c.AND(pick, g)) for loc, g in args[i].entries] + [(None, -pick)]
             ctx.store(call.lv, ctx.pointer(pairs), st)
-    ret = ctx.ev.load(call.lv, st) if call.lv is not None else None
+    ret = ctx.load(call.lv, st) if call.lv is not None else None
     for i, when, *flags in summary.get("out_alloc", []):
         valid = ctx.c.AND(ctx.c.new_var(), when_lit(ctx, when, ret))
         if "if-null" in flags:
@@ -205,7 +312,7 @@ def apply(ctx, checker, call, summary, escapees, args, st, held=None) -> None:
                 nonnull = ctx.truth(before)
                 obj, v = checker.allocate(ctx, st, call.coord, name, call.text,
                                           ctx.c.AND_all([valid, g, -nonnull]))
-                ctx.ev.store_obj(slot, ctx.ev.ite(nonnull, before, ctx.pointer(
+                ctx.write(slot, ctx.ite(nonnull, before, ctx.pointer(
                     [(obj, v), (None, -v)])), g, st)
             continue
         checker.give_out(ctx, st, call, name, checker.slots(ctx, st, args, i), valid)
@@ -216,5 +323,5 @@ def held_out_params(ctx, summary, args, st) -> dict:
     out = {}
     for i, _, *flags in summary.get("out_alloc", []):
         if "if-null" in flags and i < len(args):
-            out[i] = [(slot, g, ctx.ev.read_obj(slot, st)) for slot, g in ctx.locations(args[i])]
+            out[i] = [(slot, g, ctx.read(slot, st)) for slot, g in ctx.locations(args[i])]
     return out

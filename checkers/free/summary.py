@@ -1,0 +1,194 @@
+"""The free checker's summaries: which blocks the function's parameters and globals reach it
+frees, and which it reads or writes through, named by interface paths (§2.5.1):
+
+    {"frees": [[steps, when], ...], "uses": [steps, ...], "returns": when}
+
+(`returns`, when present: the result, where it is not null, points to a block the function
+freed — a dangling pointer its caller receives.)
+
+`when`: "always" (wherever the block exists, i.e. the pointers to it were not null), by the
+result ("ret==0", "ret!=0", "ret<0", "ret>=0"), by an integer parameter or global read on entry
+(["param", i, b], ["global", key, b]: b = 1 where it is non-zero, 0 where it is zero), or
+"maybe" (a condition none of these tells: the caller takes it as perhaps). A use has no
+condition: a caller that hands over a freed block is told of it wherever the callee may use it
+(correct code hands no freed block to a function that may read it).
+"""
+from __future__ import annotations
+
+from saturn.checker import TRUE, equals_const
+from saturn.ir import types as T
+
+MAX_USES = 32        # used paths kept in a summary (more: the first, by path)
+MAX_CONDITIONS = 8   # parameters and globals tried as a free's condition
+OPTIONAL = 2_000     # conflicts for a question with a conservative answer ("maybe")
+
+
+def block_steps(ctx, root):
+    """The interface path of a block the function's inputs reach (param or global, through a
+    pointer), or None."""
+    if root.origin != "env":
+        return None
+    cache = ctx.data.setdefault("<free-steps>", {})
+    if root not in cache:
+        steps = ctx.interface_steps(root)
+        ok = steps is not None and steps[0][0] in ("param", "global") and \
+            any(s[0] == "deref" for s in steps)
+        cache[root] = steps if ok else None
+    return cache[root]
+
+
+# -- at a call ------------------------------------------------------------------------------------
+def prepare(ctx, checker, call, summary, args, st):
+    """Before the call's effects: the caller's objects each path names, and the conditions on
+    parameters and globals, which the callee read on entry."""
+    memo: dict = {}
+    out = {"uses": [ctx.resolve(steps, args, None, st, memo)
+                    for steps in summary.get("uses", [])],
+           "frees": [(when, ctx.resolve(steps, args, None, st, memo),
+                      _entry_condition(ctx, when, args, st))
+                     for steps, when in summary.get("frees", [])],
+           "returns": summary.get("returns")}
+    return out
+
+
+def apply(ctx, checker, call, token, args, st) -> None:
+    ret = ctx.load(call.lv, st) if call.lv is not None else None
+    for objs in token["uses"]:
+        checker.use(ctx, st, objs, call.coord,
+                    f"'{call.text}' may use memory that was freed (its summary reads or "
+                    f"writes through it)", call.text)
+    for when, objs, cond in token["frees"]:
+        checker.free(ctx, st, objs, _condition(ctx, when, cond, ret), call.coord, call.text,
+                     "frees the block (its summary)")
+    returned = token["returns"]
+    if returned is not None and ret is not None:
+        checker.free(ctx, st, ctx.locations(ret), TRUE if returned == "always" else None,
+                     call.coord, call.text, "returns a pointer to a freed block", check=False)
+
+
+def _entry_condition(ctx, when, args, st):
+    if not isinstance(when, list):
+        return None
+    if when[0] == "param":
+        value = args[when[1]] if when[1] < len(args) else None
+    else:
+        objs = ctx.resolve([["global", when[1]]], args, None, st)
+        value = ctx.read(objs[0][0], st) if objs else None
+    if value is None:
+        return ctx.c.new_var()
+    truth = ctx.truth(value)
+    return truth if when[2] else -truth
+
+
+def _condition(ctx, when, entry, ret):
+    """The literal under which the callee frees (or uses); None for "maybe"."""
+    if when == "always":
+        return TRUE
+    if when == "maybe":
+        return None
+    if entry is not None:
+        return entry
+    return ret_lit(ctx, when, ret) if ret is not None else ctx.c.new_var()
+
+
+def ret_lit(ctx, when, ret) -> int:
+    if when in ("ret<0", "ret>=0"):
+        neg = ret.bits[-1] if getattr(ret, "signed", False) else -TRUE
+        return neg if when == "ret<0" else -neg
+    nonzero = ctx.truth(ret)
+    return nonzero if when == "ret!=0" else -nonzero
+
+
+# -- at the exit ----------------------------------------------------------------------------------
+def infer(ctx, checker, exit_state) -> dict:
+    out = {"frees": [], "uses": []}
+    if exit_state is None:
+        return out
+    data, c = ctx.data[checker.name], ctx.c
+    fs, g = data.fs, ctx.lit(exit_state.guard)
+    conds = _Conditions(ctx, exit_state)
+    for root in data.marked:
+        steps = block_steps(ctx, root)
+        if steps is None:
+            continue
+        value = exit_state.attrs.get((root.addr.uid, "#freed")) or fs.const(0)
+        freed = fs.is_(value, 1)
+        maybe = c.OR(freed, fs.is_(value, 2))
+        here = c.AND(g, ctx.exists(root))
+        if ctx.can(here, maybe, budget=OPTIONAL):
+            out["frees"].append([steps, _when(ctx, here, freed, maybe, conds)])
+    # Paths, not queries: a use on a path no model takes is rare, and a query each was most of
+    # the checker's time (lz4: 32 paths a function).
+    out["uses"] = [data.uses[k] for k in sorted(data.uses)][:MAX_USES]
+    out["frees"].sort(key=lambda f: (len(f[0]), ctx.render_path(f[0])))
+    returned = _returned(ctx, data, exit_state, g)
+    if returned is not None:
+        out["returns"] = returned
+    return out
+
+
+def _returned(ctx, data, exit_state, g):
+    """When the result points to a block the function freed: "always" where it is not null,
+    else "maybe"; None when it never does."""
+    rv = ctx.fn.rv
+    if rv is None or not isinstance(rv.type, T.PtrT):
+        return None
+    locs = [(loc, gl) for loc, gl in ctx.locations(ctx.exit_value(rv, exit_state))
+            if loc.root in data.marked]
+    if not locs:
+        return None
+    c, fs = ctx.c, data.fs
+    freed = c.OR_all(c.AND(gl, fs.is_(exit_state.attrs.get((loc.root.addr.uid, "#freed")) or
+                                      fs.const(0), 1)) for loc, gl in locs)
+    if not ctx.can(g, freed, budget=OPTIONAL):
+        return None
+    nonnull = ctx.truth(ctx.exit_value(rv, exit_state))
+    return "always" if not ctx.can(g, nonnull, -freed, budget=OPTIONAL) else "maybe"
+
+
+def _when(ctx, here, exact, maybe, conds):
+    if not ctx.affordable():
+        return "maybe"
+    if not ctx.can(here, -exact, budget=OPTIONAL):
+        return "always"
+    for when, lit in conds.all():
+        if not ctx.can(here, lit, -exact, budget=OPTIONAL) and \
+                not ctx.can(here, -lit, maybe, budget=OPTIONAL):
+            return when
+    return "maybe"
+
+
+class _Conditions:
+    """What a free may depend on, made on first need: the result, then the integer parameters
+    and globals the function read on entry."""
+
+    def __init__(self, ctx, exit_state):
+        self.ctx, self.st, self.made = ctx, exit_state, None
+
+    def all(self):
+        if self.made is None:
+            self.made = self._make()
+        return self.made
+
+    def _make(self):
+        ctx, out = self.ctx, []
+        rv = ctx.fn.rv
+        if rv is not None and isinstance(rv.type, (T.IntT, T.PtrT)):
+            ret = ctx.exit_value(rv, self.st)
+            out += [(w, ret_lit(ctx, w, ret)) for w in ("ret!=0", "ret==0")]
+            if isinstance(rv.type, T.IntT) and rv.type.signed:
+                out += [(w, ret_lit(ctx, w, ret)) for w in ("ret<0", "ret>=0")]
+        inputs = []
+        for p in ctx.fn.params:
+            value = ctx.param_value(p)
+            if isinstance(p.type, T.IntT) and value is not None:
+                inputs.append((["param", p.index], value))
+        for obj, value in ctx.inputs.items():
+            sym = obj.sym
+            if obj.parent is None and sym is not None and sym.kind == "global" and \
+                    isinstance(obj.type, T.IntT):
+                inputs.append((["global", sym.key], value))
+        for head, value in inputs[:MAX_CONDITIONS]:
+            truth = -equals_const(ctx.c, value, 0)
+            out += [(head + [1], truth), (head + [0], -truth)]
+        return out

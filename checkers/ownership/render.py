@@ -1,0 +1,37 @@
+"""An ownership summary in plain words (summaries/render.py's grammar), e.g.
+
+    leak: allocator (returns new memory or null); escapees: *param1
+"""
+from __future__ import annotations
+
+from saturn.report.paths import render_steps
+
+
+def summary_lines(name: str, thing: str, summary: dict, failure: str = "null") -> list[str]:
+    parts = []
+    if summary.get("allocator"):
+        parts.append(f"allocator (returns new {thing} or {failure})")
+    elif summary.get("returns_param") is not None:
+        parts.append(f"returns param{summary['returns_param']} or null")
+    else:
+        parts.append("not an allocator")
+    for i, when, *flags in summary.get("out_alloc", []):
+        conds = ([when] if when != "always" else []) + \
+            ([f"*param{i} was null"] if "if-null" in flags else [])
+        parts.append(f"new {thing} through *param{i}" +
+                     (f" if {' and '.join(conds)}" if conds else ""))
+    if summary.get("fields"):
+        parts.append("result comes with allocated " +
+                     ", ".join(render_steps([["ret"], ["deref"]] + f) for f in summary["fields"]))
+    escapees = [render_steps(e) for e in summary.get("escapees", [])]
+    parts.append("escapees: " + (", ".join(escapees) if escapees else "none"))
+    if summary.get("values"):
+        parts.append("descriptors taken: " + ", ".join(render_steps(v) for v in summary["values"]))
+    return [f"{name}: " + "; ".join(parts)]
+
+
+def facts(summary: dict) -> dict:
+    """The search facts every ownership checker's summary gives, by their role."""
+    return {"allocator": bool(summary.get("allocator")),
+            "escapees": bool(summary.get("escapees")),
+            "out_alloc": bool(summary.get("out_alloc"))}

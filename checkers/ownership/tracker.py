@@ -1,0 +1,238 @@
+"""Owned things (§2.6): what a function makes and must hand on or give back — new memory for the
+leak checker, open files and descriptors for the resource checker — by path-sensitive escape
+analysis.
+
+Every acquisition makes a new location with a validity condition (acquiring may fail: both
+outcomes are modelled). Releases and escapees set the `#escaped` attribute. At the exit, a new
+location whose valid condition can hold while no route lets it escape (Fig. 2.14) is lost,
+reported once per site (report.py). Summaries (Fig. 2.15–2.16 and beyond): allocator, returns
+a parameter, hands new things out through an out-parameter, fields an allocator's result comes
+with, escapees (summary.py). Descriptors, owned things that are integers, are handles.py's.
+A subclass gives the specs: the `acquires`, `releases`, `out_acquires`, `consumes` and
+`non_capturing` tables, and its kind and words.
+"""
+from __future__ import annotations
+
+from saturn.checker import Checker, FiniteState, set_summary, short_name
+from saturn.ir import types as T
+
+from . import handles, render, report, summary as summaries
+from .escape import ESCAPED
+
+
+class OwnData:
+    def __init__(self, fs, arrays_escape):
+        self.fs, self.arrays_escape = fs, arrays_escape
+        self.new_locs: dict = {}   # object -> (valid lit, coord, what, text)
+        self.events: list = []     # (object, lit, coord, text) for path notes
+        self.handles = handles.Handles()
+
+
+class OwnershipChecker(Checker):
+    kind = ""            # the report kind (memory.leak, resource.leak)
+    thing = "memory"     # how summaries name what is owned ("new memory")
+    release_note = "frees the block"         # "'free(p)' frees the block"
+    lost_note = "the block is lost"          # "'f' returns here and the block is lost"
+    kept_note = "keeps or frees the block"   # "'g(p)' keeps or frees the block" (a summary)
+    acquires: dict = {}  # function -> "alloc" | "realloc" (frees argument 0 where it succeeds)
+    releases: dict = {}  # function -> the argument it releases (or a tuple of them)
+    out_acquires: dict = {}   # function -> (argument, "always" | "ret>=0" | "ret==0"[, count])
+    consumes: dict = {}  # function -> the argument it takes over where its result is not null
+    non_capturing: frozenset = frozenset()   # read or write through their arguments, keep none
+    arrays_escape = True   # what a local array holds escapes (§2.7); else it is the array's
+    writes_returned_param = True   # NOTE [result-writers] in summary.py
+
+    def acquired_by(self, what: str) -> str:
+        """How reports name a thing made by `what`: "memory allocated by"."""
+        return "memory allocated by"
+
+    def specs_fingerprint(self):
+        return (f"{self.name}:{self.summary_version}:{sorted(self.acquires.items())}:"
+                f"{sorted(self.releases.items())}:{sorted(self.out_acquires.items())}")
+
+    def overrides(self, name):
+        return name in self.releases or name in self.acquires or name in self.out_acquires \
+            or name in self.consumes
+
+    def library_effects(self):
+        # A released block's contents are gone (its pointers no longer hold anything): "args".
+        effects = {name: "none" for name in self.acquires}
+        effects.update({name: "args" for name in
+                        [*self.releases, *self.out_acquires, *self.non_capturing]})
+        return effects
+
+    def begin(self, ctx):
+        data = ctx.data[self.name] = OwnData(FiniteState(ctx.c, 2), self.arrays_escape)
+        ctx.declare_attribute(ESCAPED, lambda key, d=data: d.fs.const(0), through_havoc=True)
+
+    # -- acquisition and escape -----------------------------------------------------------------
+    def allocate(self, ctx, st, coord, what, text, valid=None):
+        """A new location, valid where `valid` holds (fresh: the acquisition may fail)."""
+        data = ctx.data[self.name]
+        obj = ctx.new_object(f"<{what}@{coord.line}>")
+        v = ctx.c.new_var() if valid is None else valid
+        lit = ctx.c.AND(ctx.lit(st.guard), v)
+        data.new_locs[obj] = (lit, coord, what, text)
+        data.events.append((obj, lit, coord, f"{self.acquired_by(what)} '{text}'"))
+        return obj, v
+
+    def acquire(self, ctx, st, coord, what, text, ctype, valid=None):
+        """A new thing of C type `ctype` (a descriptor when it is an integer and the checker
+        has them, else a pointer to a new location): the value that refers to it, and where it
+        was made (the acquisition succeeded)."""
+        if self.has_descriptors() and isinstance(ctype, T.IntT):
+            obj, value = handles.allocate(self, ctx, st, coord, what, text, valid)
+            return value, ctx.data[self.name].new_locs[obj][0]
+        obj, v = self.allocate(ctx, st, coord, what, text, valid)
+        return ctx.pointer([(obj, v), (None, -v)]), v
+
+    def given(self, ctx, value):
+        """What a value refers to: the locations a pointer may point to, or the descriptors
+        an integer may hold (NOTE [descriptors])."""
+        if self.has_descriptors() and hasattr(ctx.force(value), "bits"):
+            return handles.holders(self, ctx, value)
+        return ctx.locations(value)
+
+    def may_own(self, ctype) -> bool:
+        """Whether memory of C type `ctype` may be one of this checker's things or hold one
+        (the escapees of a summary are asked about such memory only)."""
+        return True
+
+    def has_descriptors(self) -> bool:
+        """Whether this checker's things may be integers (NOTE [descriptors])."""
+        return False
+
+    def escape(self, ctx, st, locations, coord=None, text=None):
+        fs, data = ctx.data[self.name].fs, ctx.data[self.name]
+        # One update per block (a summary's paths reach a block many ways), and only on blocks
+        # whose #escaped is read (escape.py): new ones, and the inputs the escapees are
+        # made of. Marking every object a call is given (locals, blocks a callee returned) made
+        # fs/fat's __fat_readdir merge ~1,800 attributes at each join.
+        by_root: dict = {}
+        for obj, g in locations:
+            if obj.root in data.new_locs or obj.root.origin == "env":
+                by_root.setdefault(obj.root, []).append(g)
+        for root, gs in by_root.items():   # first-seen order: NOTE [gate-order]
+            g = ctx.c.OR_all(gs)
+            ctx.set_attr(st, root, ESCAPED, fs.const(1), g)
+            if root in data.handles.values:
+                data.handles.taken.add(root)
+            if text and root in data.new_locs:
+                data.events.append((root, ctx.c.AND(ctx.lit(st.guard), g), coord, text))
+
+    @staticmethod
+    def slots(ctx, st, args, i):
+        """The objects argument i points to; the callee writes through it, so it is not null."""
+        slots = ctx.locations(args[i]) if i < len(args) else []
+        if slots:
+            ctx.restrict(st, ctx.c.OR_all(g for _, g in slots))
+        return slots
+
+    def give_out(self, ctx, st, call, what, slots, valid, count=1):
+        """New things stored through an out-parameter (valid where `valid` holds); `count`
+        elements from there (pipe's two descriptors)."""
+        for slot, g in slots:
+            targets = [slot] + [ctx.element_after(slot, k) for k in range(1, count)]
+            for target in targets:
+                value, _ = self.acquire(ctx, st, call.coord, what, call.text, target.type,
+                                        ctx.c.AND(valid, g))
+                ctx.write(target, value, g, st)
+
+    def on_store(self, ctx, access, st):
+        """Name the assignment that overwrites a pointer to a new location (for path notes)."""
+        if access.old is None:
+            return
+        data = ctx.data[self.name]
+        for loc, g in ctx.locations(access.old()):
+            if loc.root in data.new_locs:
+                lit = ctx.c.AND(ctx.lit(st.guard), g)
+                data.events.append((loc.root, lit, access.coord,
+                                    "the pointer to the block is overwritten here"))
+
+    def on_forget(self, ctx, values, st):
+        """What a havocked loop had stored escapes: the analysis no longer knows where it is
+        (`for (i = 0; i < 10; i++) { p = malloc(n); ... free(p); }`: the frees of the unrolled
+        iterations are forgotten with their pointers, attributes being the loop entry's)."""
+        self.escape(ctx, st, [h for v in values for h in self.given(ctx, v)])
+
+    # -- calls ----------------------------------------------------------------------------------
+    def pre_call(self, ctx, call, args, st):
+        name = short_name(call.callee)
+        if self.overrides(name):
+            # What an out-parameter held before the call's effects overwrite it (getline's buffer).
+            held = _held_through(ctx, st, args, self.out_acquires[name][0]) \
+                if name in self.out_acquires else []
+            return ("spec", name, held)
+        if name in self.non_capturing or ctx.library_effect(name) in ("none", "args"):
+            return None
+        given = [(loc, g) for a in args for loc, g in self.given(ctx, a)]
+        # An unknown function may change any global, so it may also keep or free what globals
+        # point to (`key_maps[map] = new_map;` then `capable()`): those blocks escape too.
+        kept = [(loc, g) for obj, value in ctx.pointer_slots(st)
+                if obj.root.sym is not None and obj.root.sym.kind == "global"
+                for loc, g in ctx.locations(value)]
+        if self.has_descriptors():   # and the descriptors made here integer globals hold
+            kept += handles.held_by_globals(self, ctx, st)
+        # Collected before the call's effects: the call may overwrite what the arguments hold.
+        return ("unknown", given + kept + summaries.held_by(ctx, self, st, given))
+
+    def post_call(self, ctx, call, args, ret, st, token):
+        if token is None:
+            return
+        if token[0] == "unknown":
+            # A function we know nothing about may keep what it is given (and what that holds).
+            self.escape(ctx, st, token[1])
+            return
+        self.apply_spec(ctx, call, token[1], args, ret, st, token[2])
+
+    def pre_summary(self, ctx, call, summary, args, st):
+        return (summaries.resolve_escapees(ctx, self, summary, args, st),
+                summaries.held_out_params(ctx, summary, args, st))
+
+    def post_summary(self, ctx, call, summary, args, ret, st, token):
+        summaries.apply(ctx, self, call, summary, token[0], args, st, token[1])
+
+    def apply_spec(self, ctx, call, name, args, ret, st, held=()):
+        text = call.text
+        if name in self.releases:
+            which = self.releases[name]
+            for i in which if isinstance(which, tuple) else (which,):
+                if i < len(args):
+                    self.escape(ctx, st, self.given(ctx, args[i]), call.coord,
+                                f"'{text}' {self.release_note}")
+            return
+        if name in self.out_acquires:
+            i, when, *count = self.out_acquires[name]
+            valid = summaries.when_lit(ctx, when, ret)
+            if when == "always":  # getline reallocates the buffer it is given
+                self.escape(ctx, st, held, call.coord, f"'{text}' reallocates the block")
+            self.give_out(ctx, st, call, name, self.slots(ctx, st, args, i), valid, *count)
+            return
+        value, made = self.acquire(ctx, st, call.coord, name, text, call.ret)
+        if call.lv is not None:
+            ctx.store(call.lv, value, st)
+        if name in self.consumes and self.consumes[name] < len(args):
+            # fdopen takes the descriptor over where it succeeds.
+            taken = [(h, ctx.c.AND(g, made)) for h, g in self.given(ctx, args[self.consumes[name]])]
+            self.escape(ctx, st, taken, call.coord, f"'{text}' takes it over")
+        if self.acquires.get(name) == "realloc" and args:
+            old = [(loc, ctx.c.AND(g, made)) for loc, g in ctx.locations(args[0])]
+            self.escape(ctx, st, old, call.coord, f"'{text}' frees the old block when it succeeds")
+
+    # -- exit -----------------------------------------------------------------------------------
+    def finish(self, ctx, exit_state):
+        summary = summaries.infer(ctx, self, exit_state)
+        set_summary(ctx, self.name, summary)
+        if exit_state is not None:
+            report.report(ctx, self, exit_state)
+
+    def render_summary(self, summary):
+        return render.summary_lines(self.name, self.thing, summary)
+
+
+def _held_through(ctx, st, args, i):
+    """What the objects argument i points to hold (pointers), with their guards."""
+    if i >= len(args):
+        return []
+    return [(loc, ctx.c.AND(g, g2)) for slot, g in ctx.locations(args[i])
+            for loc, g2 in ctx.locations(ctx.read(slot, st))]
