@@ -250,12 +250,12 @@ def main() -> int:
     ap.add_argument("--only", help="flaws whose name contains this")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("--show", action="store_true", help="list the cases missed and goods flagged")
-    ap.add_argument("--whole-program", action="store_true",
-                    help="run Saturn with --whole-program (the support file's globals keep "
-                         "their initializers)")
+    ap.add_argument("--no-whole-program", action="store_true",
+                    help="run Saturn with --no-whole-program (the support file's globals are "
+                         "unknown at every entry)")
     a = ap.parse_args()
     cases = [c for c in generate() if not a.only or a.only in c["flaw"]]
-    extra = ["--whole-program"] if a.whole_program else []
+    extra = ["--no-whole-program"] if a.no_whole_program else []
     tools = {"saturn": (run_saturn(cases, a.jobs, extra), lambda c, k: k == c["kind"])}
     if not a.no_clang:
         tools["clang-14"] = (run_clang(cases),

@@ -101,6 +101,10 @@ class Checker:
     facts: tuple[Fact, ...] = ()
     config_keys: tuple[ConfigKey, ...] = ()
     enabled_by_default = True
+    # A call of an empty body that takes a pointer (a stand-in for what another configuration
+    # does: the kernel's compile-test stubs) is, for such a checker, a call it knows nothing of:
+    # for the ownership checkers the real body may keep what it is given.
+    stubs_unknown = False
     summary_version = 1
     shared_effects: dict | None = None   # set by the registry: every checker's library_effects
 

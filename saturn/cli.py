@@ -41,9 +41,11 @@ def _parser() -> argparse.ArgumentParser:
     checkers.available, checkers.defaults = _Listed(registry.names), _Listed(registry.default_names)
     c.add_argument("--unroll", type=int, default=2, metavar="K",
                    help="unroll loops K times before the havoc pass (default 2)")
-    c.add_argument("--whole-program", action="store_true",
-                   help="the files checked are the whole program: a global no function writes "
-                        "and whose address is never taken keeps its initializer")
+    c.add_argument("--whole-program", action=argparse.BooleanOptionalAction, default=True,
+                   help="the files checked are the whole program (the default): a global they "
+                        "define, that none of their functions writes and whose address is never "
+                        "taken, keeps its initializer; --no-whole-program for a library whose "
+                        "users may write its globals")
     c.add_argument("--format", choices=["text", "json", "sarif"], default="text",
                    help="output format (default text); sarif is SARIF 2.1.0")
     c.add_argument("--baseline", metavar="FILE",

@@ -165,7 +165,7 @@ def test_the_saturn_command_is_the_module_entry_point(tmp_path):
 
 def test_whole_program_keeps_never_written_globals(tmp_path):
     """NOTE [whole-program]: `int global_true = 1;` that no function writes stays 1 only when the
-    files checked are the whole program; a static stays so whatever the switch."""
+    files checked are the whole program (the default); a static stays so whatever the switch."""
     (tmp_path / "flags.c").write_text(
         "#include <stdlib.h>\n"
         "int global_true = 1;\n"
@@ -184,7 +184,8 @@ def test_whole_program_keeps_never_written_globals(tmp_path):
     def leaks(*flags):
         proc = saturn("check", "--checkers", "leak", "--format", "json", "--no-db", *flags,
                       "flags.c", cwd=str(tmp_path))
-        assert proc.returncode == (1 if not flags else 0), proc.stderr
+        assert proc.returncode == (1 if flags == ("--no-whole-program",) else 0), proc.stderr
         return sorted(r["function"] for r in json.loads(proc.stdout)["reports"])
-    assert leaks() == ["by_global"]
+    assert leaks("--no-whole-program") == ["by_global"]
     assert leaks("--whole-program") == []
+    assert leaks() == []   # the default

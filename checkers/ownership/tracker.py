@@ -41,6 +41,7 @@ class OwnershipChecker(Checker):
     non_capturing: frozenset = frozenset()   # read or write through their arguments, keep none
     arrays_escape = True   # what a local array holds escapes (§2.7); else it is the array's
     writes_returned_param = True   # NOTE [result-writers] in summary.py
+    stubs_unknown = True
 
     def acquired_by(self, what: str) -> str:
         """How reports name a thing made by `what`: "memory allocated by"."""

@@ -31,8 +31,11 @@ class GlobalVar:
 # NOTE [whole-program]: a file-scope static that no function of its file writes, and whose
 # address is never taken, keeps its initializer: nothing else can change it. A global with
 # external linkage could be written by code that was not checked, so it keeps its initializer
-# only when the user says the files checked are the whole program (--whole-program), and then
-# only if one of them defines it: `int global_true = 1;` that nothing writes stays 1.
+# only when the files checked are taken as the whole program, and then only if one of them
+# defines it: `int global_true = 1;` that nothing writes stays 1. That is the default: a
+# global a tree defines and never writes is a setting in nearly all code, and taking it as
+# unknown reports both sides of every test of it; `--no-whole-program` is for a library whose
+# users write its globals.
 
 
 @dataclass

@@ -14,7 +14,8 @@ class CallEvents:
 
     def before(self, call, args, st):
         ch, name = self.checker, short_name(call.callee)
-        summary = None if name is None or ch.overrides(name) or _stub(self.ctx, call.callee) \
+        summary = None if name is None or ch.overrides(name) or \
+            (ch.stubs_unknown and _stub(self.ctx, call.callee)) \
             else callee_summary(self.ctx, call.callee, ch.name)
         if summary is not None:
             return summary, ch.pre_summary(self.ctx, call, summary, args, st)
@@ -29,8 +30,8 @@ class CallEvents:
 
 
 def _stub(ctx, callee) -> bool:
-    """An empty stand-in body (engine.py's `_stub`): what the real one does is unknown, so the
-    call is one no checker has a summary of."""
+    """An empty stand-in body (engine.py's `_stub`): for a checker with `stubs_unknown`, what the
+    real one does is unknown."""
     engine = callee_summary(ctx, callee, "<engine>")
     return bool(engine and engine.get("stub"))
 

@@ -103,6 +103,7 @@ void ok_static_keeps_initializer(void) {
 }
 
 int global_g;
+void set_g(int v) { global_g = v; }   /* written: its value at any entry is unknown */
 
 void bad_global_is_input(void) {
     assert(global_g == 0);   // expect: assert.violation

@@ -177,3 +177,15 @@ void ok_shrunk(char *p)
     shrink(&p, 4);
     free(p);
 }
+
+/* An empty function of the file itself does nothing with what it is given. */
+static void ignore(char *data) { }
+
+void ok_freed_then_ignored(void)
+{
+    char *d = malloc(8);
+    if (!d)
+        return;
+    free(d);
+    ignore(d);
+}

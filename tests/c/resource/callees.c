@@ -124,3 +124,13 @@ void ok_close_through_pointer(const char *path)
         return;
     close_conn(&fd);
 }
+
+/* An empty sink of the file itself neither closes nor keeps the file. */
+static void leave_open(FILE *f) { }
+
+void bad_empty_sink(const char *path)
+{
+    FILE *f = fopen(path, "r");                 // expect: resource.leak
+    if (f)
+        leave_open(f);
+}
