@@ -22,7 +22,7 @@ class FunctionKey(PathConverter):
     part_isolating = False   # it spans '/' (werkzeug guesses from the regex otherwise)
 
 
-def create_app(db_path: str) -> Flask:
+def create_app(db_path: str, read_only: bool = False) -> Flask:
     app = Flask(__name__)
     app.config["DB_PATH"] = db_path
     # A static function in a header outside the root has the key `/abs/path/h.h:fn`, so its
@@ -131,8 +131,8 @@ def create_app(db_path: str) -> Flask:
     return app
 
 
-def serve(db_path: str, host: str, port: int) -> None:
+def serve(db_path: str, host: str, port: int, read_only: bool = False) -> None:
     """Through waitress, a production WSGI server (Flask's own server is for development
     only, and says so at every start); raises OSError when it cannot listen."""
     from waitress import serve as serve_wsgi
-    serve_wsgi(create_app(db_path), host=host, port=port, threads=8)
+    serve_wsgi(create_app(db_path, read_only), host=host, port=port, threads=8)
