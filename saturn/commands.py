@@ -2,7 +2,6 @@
 summary database (summaries/history.py, summaries/reviews.py)."""
 from __future__ import annotations
 
-import getpass
 import json
 import os
 import sys
@@ -114,14 +113,6 @@ def review(args) -> int:
     n = reviews.import_entries(_open(args, readonly=False).db, entries)
     print(f"saturn: {n} review(s) read from {args.file}", file=sys.stderr)
     return EXIT_OK
-
-
-def author() -> str:
-    """The OS user's name, the default author of a review."""
-    try:
-        return getpass.getuser()
-    except (KeyError, OSError):
-        return "unknown"
 
 
 def _ranges(ids) -> str:

@@ -33,7 +33,7 @@ CREATE TABLE IF NOT EXISTS reports (
     function TEXT NOT NULL, function_key TEXT NOT NULL, file TEXT NOT NULL,
     line INTEGER NOT NULL, message TEXT NOT NULL, trace TEXT NOT NULL,
     in_source INTEGER NOT NULL, status TEXT NOT NULL, run INTEGER NOT NULL);
-CREATE INDEX IF NOT EXISTS reports_file ON reports(file);
+CREATE INDEX IF NOT EXISTS reports_function ON reports(function_key);
 """
 _COLUMNS = "fingerprint, checker, kind, function, function_key, file, line, message, trace, " \
            "in_source, status, run"
@@ -116,10 +116,13 @@ def run_ids(db) -> list[int]:
     return [r[0] for r in db.execute("SELECT id FROM runs ORDER BY id")]
 
 
-def report_rows(db, run: int | None = None) -> list[dict]:
+def report_rows(db, run: int | None = None, function_key: str | None = None) -> list[dict]:
     """Reports with their detection status: as of the latest run of their files (run=None),
-    or as recorded in `run` (the reports it reported and those it resolved)."""
-    if run is None:
+    or as recorded in `run` (the reports it reported and those it resolved); or a function's
+    as of the latest runs."""
+    if function_key is not None:
+        cur = db.execute(f"SELECT {_COLUMNS} FROM reports WHERE function_key=?", (function_key,))
+    elif run is None:
         cur = db.execute(f"SELECT {_COLUMNS} FROM reports")
     else:
         cur = db.execute(f"SELECT r.fingerprint, checker, kind, function, function_key, file, "

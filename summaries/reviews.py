@@ -7,6 +7,7 @@ as known (saturn/report/review.py); `unreviewed` removes the review.
 """
 from __future__ import annotations
 
+import getpass
 import json
 import time
 
@@ -22,6 +23,14 @@ CREATE TABLE IF NOT EXISTS reviews (fingerprint TEXT PRIMARY KEY, status TEXT NO
 
 class ReviewError(ValueError):
     """A review that cannot be stored; the message is one line."""
+
+
+def os_user() -> str:
+    """The OS user's name, the default author of a review."""
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "unknown"
 
 
 def check(fingerprint, status, comment, author) -> None:

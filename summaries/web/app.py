@@ -11,9 +11,10 @@ from werkzeug.routing import PathConverter
 
 from saturn import registry
 
-from .. import queries
+from .. import history, queries, triage
 from ..render import render
 from ..store import Store, StoreError
+from . import pictures, triage as triage_routes
 
 
 class FunctionKey(PathConverter):
@@ -72,19 +73,19 @@ def create_app(db_path: str, read_only: bool = False) -> Flask:
             abort(404)
         summary_text = render(key, {c: v["summary"] for c, v in info["checkers"].items()})
         src = queries.source(db(), key)
-        reports = [r for c in info["checkers"].values() for r in c["reports"]]
+        reports = triage.by_function(db(), key)
+        steps = pictures.bug_paths(reports, src[0]) if src else {}
         marked = {r["line"] for r in reports if src and r["file"] == src[0]}
-        noted = {n["line"] for r in reports for n in r["trace"] if src and n["file"] == src[0]}
+        graph = pictures.call_graph_svg(db(), key, lambda k: url_for("function_page", key=k))
         return render_template("function.html", f=info, summary_text=summary_text,
-                               reports=reports, source=src, marked=marked, noted=noted)
-
-    @app.route("/reports")
-    def reports_page():
-        return render_template("reports.html", groups=queries.reports(db()))
+                               reports=reports, source=src, marked=marked, steps=steps,
+                               graph=graph)
 
     @app.route("/overview")
     def overview_page():
-        return render_template("overview.html", o=queries.overview(db()))
+        return render_template("overview.html", o=queries.overview(db()),
+                               charts=charts(db()), bars=pictures.bars,
+                               helps={f.name: f.help for _, f in registry.facts()})
 
     @app.route("/api/search")
     def api_search():
@@ -105,13 +106,11 @@ def create_app(db_path: str, read_only: bool = False) -> Flask:
             abort(404, f"no source recorded for {key!r}")
         return jsonify({"file": src[0], "lines": src[1]})
 
-    @app.route("/api/reports")
-    def api_reports():
-        return jsonify(queries.reports(db()))
-
     @app.route("/api/overview")
     def api_overview():
-        return jsonify(queries.overview(db()))
+        return jsonify(dict(queries.overview(db()), **charts(db())))
+
+    triage_routes.add_routes(app, db, read_only)
 
     def error(status: int, message: str):
         """Under /api/ every error is JSON with its status, never an HTML page."""
@@ -129,6 +128,21 @@ def create_app(db_path: str, read_only: bool = False) -> Flask:
 
     app.jinja_env.globals["fn_url"] = lambda key: url_for("function_page", key=key)
     return app
+
+
+def charts(db) -> dict:
+    """The overview's charts: open reports per kind and per top-level directory, and the last
+    runs' new and resolved counts."""
+    open_reports = [r for r in history.report_rows(db) if r["detection_status"] != "resolved"]
+    per_kind, per_dir = {}, {}
+    for r in open_reports:
+        per_kind[r["kind"]] = per_kind.get(r["kind"], 0) + 1
+        top = triage.top_dir(r["file"])
+        per_dir[top] = per_dir.get(top, 0) + 1
+    runs = [{"id": r["id"], "time": r["time"], "new": r["counts"].get("new", 0),
+             "resolved": r["counts"].get("resolved", 0)} for r in history.runs(db)[:10]]
+    return {"reports_per_kind": per_kind, "reports_per_directory": per_dir,
+            "runs": runs[::-1]}
 
 
 def serve(db_path: str, host: str, port: int, read_only: bool = False) -> None:
