@@ -104,11 +104,12 @@ def _forget(db, keep: int) -> None:
 def runs(db) -> list[dict]:
     """Every kept run, the latest first."""
     out = []
-    for r in db.execute("SELECT id, time, root, options, checkers, counts, version, files "
+    for r in db.execute("SELECT id, time, root, options, checkers, counts, version "
                         "FROM runs ORDER BY id DESC"):
+        counts = json.loads(r[5])
         out.append({"id": r[0], "time": r[1], "root": r[2], "options": json.loads(r[3]),
-                    "checkers": json.loads(r[4]), "counts": json.loads(r[5]),
-                    "version": r[6], "files": len(json.loads(r[7]))})
+                    "checkers": json.loads(r[4]), "counts": counts,
+                    "version": r[6], "files": counts.get("files", 0)})
     return out
 
 
@@ -116,25 +117,33 @@ def run_ids(db) -> list[int]:
     return [r[0] for r in db.execute("SELECT id FROM runs ORDER BY id")]
 
 
-def report_rows(db, run: int | None = None, function_key: str | None = None) -> list[dict]:
-    """Reports with their detection status: as of the latest run of their files (run=None),
-    or as recorded in `run` (the reports it reported and those it resolved); or a function's
-    as of the latest runs."""
+def report_tuples(db, run: int | None = None, function_key: str | None = None) -> list:
+    """Reports as rows of `_COLUMNS` (the trace as its JSON text), in the order of the page:
+    as of the latest run of their files (run=None), as recorded in `run` (the reports it
+    reported and those it resolved), or a function's as of the latest runs."""
+    order = " ORDER BY file, line, kind, message, fingerprint"
     if function_key is not None:
-        cur = db.execute(f"SELECT {_COLUMNS} FROM reports WHERE function_key=?", (function_key,))
-    elif run is None:
-        cur = db.execute(f"SELECT {_COLUMNS} FROM reports")
-    else:
-        cur = db.execute(f"SELECT r.fingerprint, checker, kind, function, function_key, file, "
-                         f"line, message, trace, in_source, rr.status, rr.run FROM run_reports rr "
-                         f"JOIN reports r ON r.fingerprint = rr.fingerprint WHERE rr.run = ?",
-                         (run,))
-    out = [{"fingerprint": r[0], "checker": r[1], "kind": r[2], "function": r[3],
+        return db.execute(f"SELECT {_COLUMNS} FROM reports WHERE function_key=?" + order,
+                          (function_key,)).fetchall()
+    if run is None:
+        return db.execute(f"SELECT {_COLUMNS} FROM reports" + order).fetchall()
+    return db.execute("SELECT r.fingerprint, checker, kind, function, function_key, file, line, "
+                      "message, trace, in_source, rr.status, rr.run FROM run_reports rr "
+                      "JOIN reports r ON r.fingerprint = rr.fingerprint WHERE rr.run = ?"
+                      + order.replace("fingerprint", "r.fingerprint"),
+                      (run,)).fetchall()
+
+
+def as_dict(r) -> dict:
+    return {"fingerprint": r[0], "checker": r[1], "kind": r[2], "function": r[3],
             "function_key": r[4], "file": r[5], "line": r[6], "message": r[7],
             "trace": json.loads(r[8]), "in_source": bool(r[9]), "detection_status": r[10],
-            "run": r[11]} for r in cur]
-    out.sort(key=lambda r: (r["file"], r["line"], r["kind"], r["message"], r["fingerprint"]))
-    return out
+            "run": r[11]}
+
+
+def report_rows(db, run: int | None = None, function_key: str | None = None) -> list[dict]:
+    """report_tuples as dicts, the trace decoded."""
+    return [as_dict(r) for r in report_tuples(db, run, function_key)]
 
 
 def diff(db, a: int, b: int) -> dict:

@@ -133,12 +133,12 @@ def create_app(db_path: str, read_only: bool = False) -> Flask:
 def charts(db) -> dict:
     """The overview's charts: open reports per kind and per top-level directory, and the last
     runs' new and resolved counts."""
-    open_reports = [r for r in history.report_rows(db) if r["detection_status"] != "resolved"]
     per_kind, per_dir = {}, {}
-    for r in open_reports:
-        per_kind[r["kind"]] = per_kind.get(r["kind"], 0) + 1
-        top = triage.top_dir(r["file"])
-        per_dir[top] = per_dir.get(top, 0) + 1
+    for kind, file, n in db.execute("SELECT kind, file, COUNT(*) FROM reports WHERE status != ? "
+                                    "GROUP BY kind, file", (history.RESOLVED,)):
+        per_kind[kind] = per_kind.get(kind, 0) + n
+        top = triage.top_dir(file)
+        per_dir[top] = per_dir.get(top, 0) + n
     runs = [{"id": r["id"], "time": r["time"], "new": r["counts"].get("new", 0),
              "resolved": r["counts"].get("resolved", 0)} for r in history.runs(db)[:10]]
     return {"reports_per_kind": per_kind, "reports_per_directory": per_dir,

@@ -46,7 +46,10 @@ def add_routes(app, db, read_only: bool) -> None:
 
     @app.route("/api/reports")
     def api_reports():
-        return jsonify(triage.select(db(), report_filters(), limit=10 ** 9))
+        limit = request.args.get("limit", "1000")
+        if not limit.isdigit():
+            abort(400, f"limit must be a number of reports, not {limit!r}")
+        return jsonify(triage.select(db(), report_filters(), limit=int(limit)))
 
     @app.route("/api/runs")
     def api_runs():
