@@ -181,3 +181,17 @@ def test_review_api_refuses_cross_site_requests(tree, server):
     assert resp.status_code == 403 and "read-only" in resp.get_json()["error"]
     assert b"review-form" not in read_only.get("/reports").data
     assert client.get("/api/reports?run=x").get_json()["status"] == 400
+
+
+def test_markup_in_function_keys_stays_text_in_the_call_graph(tmp_path):
+    from summaries.store import Store
+    store = Store(str(tmp_path / "s.db"))
+    evil = '<img src=x onerror=alert(1)>".c:f'
+    store.put([(key, "lock", key.rsplit(":", 1)[-1], key.rsplit(":", 1)[0], 1, "", "t", {},
+                "ok", [], [], 0.0) for key in (evil, "g")])
+    store.record_run(str(tmp_path), [("g", evil)])
+    store.close()
+    page = create_app(str(tmp_path / "s.db")).test_client().get("/f/g").get_data(as_text=True)
+    graph = page[page.index('id="callgraph"'):page.index("</svg>")]
+    assert "<img" not in graph and "&lt;img src=x onerror=alert(1)&gt;" in graph
+    assert 'href="/f/%3Cimg' in graph

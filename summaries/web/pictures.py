@@ -3,6 +3,8 @@
 server and served with the page: nothing is loaded from elsewhere."""
 from __future__ import annotations
 
+from urllib.parse import quote
+
 # The `graphviz` package writes the dot text; the layout is Debian's `dot` program.
 import graphviz
 
@@ -35,8 +37,8 @@ def call_graph_svg(db, key: str, fn_url) -> str | None:
     ids = {n["key"]: f"n{i}" for i, n in enumerate(around["nodes"])}
     for n in around["nodes"]:
         attrs = {"tooltip": n["key"], "target": "_top"}
-        if n["analysed"]:
-            attrs["URL"] = fn_url(n["key"])
+        if n["analysed"]:   # dot writes URLs unescaped: only percent-encoded text goes in
+            attrs["URL"] = quote(fn_url(n["key"]), safe="/%:@._-~")
         if n["reports"]:
             attrs.update(fillcolor="#fde2e2", color="#b00020")
         if n["centre"]:
