@@ -43,7 +43,8 @@ def record(db, info: dict, reports, hidden, files, keep: int = DEFAULT_KEEP) -> 
     """Write one run: `info` has root, options, checkers, version; `reports` those shown and
     `hidden` those a `saturn-ignore` comment hides (still reports: `intentional (in source)`);
     `files` the run's files as reports name them. Returns the run's id."""
-    last = _last_status(db)
+    last = {fp: (st, f) for fp, st, f in
+            db.execute("SELECT fingerprint, status, file FROM reports")}
     files = sorted(set(files) | {r.file for r in reports} | {r.file for r in hidden})
     cur = db.execute("INSERT INTO runs (time, root, options, checkers, counts, version, files) "
                      "VALUES (?,?,?,?,?,?,?)",
@@ -56,14 +57,14 @@ def record(db, info: dict, reports, hidden, files, keep: int = DEFAULT_KEEP) -> 
         if r.fingerprint in seen:
             continue
         seen.add(r.fingerprint)
-        before = last.get(r.fingerprint)
+        before = last.get(r.fingerprint, (None,))[0]
         status = "new" if before is None else "reopened" if before == RESOLVED else "unresolved"
         statuses.append((run, r.fingerprint, status))
         rows.append((r.fingerprint, r.checker, r.kind, r.function, r.function_key, r.file,
                      r.line, r.message, json.dumps([vars(n) for n in r.trace]), in_source,
                      status, run))
     in_run = set(files)
-    gone = [fp for fp, (st, file) in _last_files(db).items()
+    gone = [fp for fp, (st, file) in last.items()
             if st != RESOLVED and fp not in seen and file in in_run]
     statuses += [(run, fp, RESOLVED) for fp in gone]
     db.executemany(f"INSERT OR REPLACE INTO reports ({_COLUMNS}) VALUES "
@@ -80,14 +81,6 @@ def record(db, info: dict, reports, hidden, files, keep: int = DEFAULT_KEEP) -> 
     _forget(db, keep)
     db.commit()
     return run
-
-
-def _last_status(db) -> dict:
-    return dict(db.execute("SELECT fingerprint, status FROM reports"))
-
-
-def _last_files(db) -> dict:
-    return {fp: (st, f) for fp, st, f in db.execute("SELECT fingerprint, status, file FROM reports")}
 
 
 def _forget(db, keep: int) -> None:

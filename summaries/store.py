@@ -7,13 +7,14 @@ per (function, checker, fact) that holds — each checker says which of its fact
 each function's file (the source view serves only these); `calls` the call graph of the last
 run; `meta` the schema version, the run's root, the schedule's last order and a digest of the
 calls; `runs`, `run_reports` and `reports` the run history (summaries/history.py), `reviews`
-the review status of reports (summaries/reviews.py). A `summaries` row holds the function's key, file, line, its cache key
-(saturn/incremental/results.py),
+the review status of reports (summaries/reviews.py). A `summaries` row holds the function's
+key, file, line, its cache key (saturn/incremental/results.py),
 Saturn's version, the summary JSON, status (`ok`/`incomplete`) with notes, the function's
 reports and its time. The web page and `saturn summary` read while an analysis writes (WAL
 mode). A database of another schema version is refused with a one-line error saying to delete
-it: what it holds is what a run of this version makes again (a new version reuses no stored
-summary: saturn/codehash.py), so there is nothing to migrate."""
+it: its summaries are what a run of this version makes again (a new version reuses no stored
+summary: saturn/codehash.py), so there is nothing to migrate; the reviews are meant to live in
+git too (`saturn review export`, docs/WEB.md), and the run history starts again."""
 from __future__ import annotations
 
 import functools

@@ -26,8 +26,9 @@ def bug_paths(reports: list[dict], file: str) -> dict[int, list[dict]]:
 
 
 def call_graph_svg(db, key: str, fn_url) -> str | None:
-    """The call graph around `key` as an SVG element (None when Graphviz's `dot` is not installed). Functions with
-    reports are red, the centre is bold, each analysed function links to its page."""
+    """The call graph around `key` as an SVG element (None when Graphviz's `dot` is not
+    installed). Functions with reports are red, the centre is bold, each analysed function
+    links to its page."""
     around = callgraph.neighbourhood(db, key)
     g = graphviz.Digraph("calls", graph_attr={"rankdir": "LR", "bgcolor": "transparent",
                                               "fontsize": "10"},
