@@ -2,9 +2,15 @@
 on the page and kept by `saturn check`, detection status across runs, filters in the URL, the
 pictures, and the review API's protection against cross-site requests."""
 import json
+import os
 import re
 import socket
+import subprocess
+import sys
 import threading
+import time
+import urllib.error
+import urllib.request
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -12,7 +18,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 from werkzeug.serving import make_server
 
 from summaries.web.app import create_app
-from test_cli import saturn
+from test_cli import ROOT, saturn
 from test_web import _navigates, browser  # noqa: F401  (a fixture)
 
 LOCKS = "#include <pthread.h>\npthread_mutex_t m;\n"
@@ -195,3 +201,37 @@ def test_markup_in_function_keys_stays_text_in_the_call_graph(tmp_path):
     graph = page[page.index('id="callgraph"'):page.index("</svg>")]
     assert "<img" not in graph and "&lt;img src=x onerror=alert(1)&gt;" in graph
     assert 'href="/f/%3Cimg' in graph
+
+
+def test_saturn_serve_read_only_refuses_reviews(tree, server):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    base = f"http://127.0.0.1:{port}"
+    proc = subprocess.Popen([sys.executable, "-m", "saturn", "serve", "--read-only", "--db",
+                             str(tree / "s.db"), "--port", str(port)], cwd=ROOT,
+                            env=dict(os.environ, PYTHONPATH=ROOT), stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                page = urllib.request.urlopen(base + "/reports").read().decode()
+                break
+            except OSError:
+                assert time.monotonic() < deadline and proc.poll() is None
+                time.sleep(0.1)
+        token = re.search(r'name="saturn-token" content="([^"]+)"', page).group(1)
+        request = urllib.request.Request(
+            base + "/api/review", method="POST",
+            data=json.dumps({"fingerprint": "f", "status": "confirmed"}).encode(),
+            headers={"Origin": base, "X-Saturn-Token": token,
+                     "Content-Type": "application/json"})
+        try:
+            urllib.request.urlopen(request)
+            raise AssertionError("a read-only server took a review")
+        except urllib.error.HTTPError as exc:
+            assert exc.code == 403 and "read-only" in json.load(exc)["error"]
+        assert "review-form" not in page
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

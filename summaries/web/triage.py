@@ -59,27 +59,31 @@ def add_routes(app, db, read_only: bool) -> None:
     def api_review():
         if read_only:
             abort(403, "this server is read-only (saturn serve --read-only)")
-        origin = request.headers.get("Origin", "")
-        if origin != request.host_url.rstrip("/"):
-            abort(403, f"cross-origin request refused (Origin {origin or 'missing'})")
-        if not hmac.compare_digest(request.headers.get("X-Saturn-Token", ""), token):
-            abort(403, "missing or wrong X-Saturn-Token (reload the page)")
-        body = request.get_json(silent=True)
-        if not isinstance(body, dict):
-            abort(400, "the body must be a JSON object {fingerprint, status, comment}")
-        fields = (body.get("fingerprint"), body.get("status"), body.get("comment", ""),
-                  body.get("author") or reviews.os_user())
+        return _post_review(app.config["DB_PATH"], token)
+
+
+def _post_review(db_path: str, token: str):
+    """NOTE [review-csrf]: this server's Origin, its token, a JSON body; then the review."""
+    origin = request.headers.get("Origin", "")
+    if origin != request.host_url.rstrip("/"):
+        abort(403, f"cross-origin request refused (Origin {origin or 'missing'})")
+    if not hmac.compare_digest(request.headers.get("X-Saturn-Token", ""), token):
+        abort(403, "missing or wrong X-Saturn-Token (reload the page)")
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        abort(400, "the body must be a JSON object {fingerprint, status, comment}")
+    fields = (body.get("fingerprint"), body.get("status"), body.get("comment", ""),
+              body.get("author") or reviews.os_user())
+    try:
+        reviews.check(*fields)
+        store = Store(db_path)
         try:
-            reviews.check(*fields)
-            store = Store(app.config["DB_PATH"])
-            try:
-                reviews.put(store.db, *fields)
-                saved = store.reviews().get(fields[0])
-            finally:
-                store.close()
-        except reviews.ReviewError as exc:
-            abort(400, str(exc))
-        except StoreError as exc:
-            abort(500, str(exc))
-        return jsonify({"fingerprint": fields[0],
-                        "review": reviews.shown(saved, False)})
+            reviews.put(store.db, *fields)
+            saved = store.reviews().get(fields[0])
+        finally:
+            store.close()
+    except reviews.ReviewError as exc:
+        abort(400, str(exc))
+    except StoreError as exc:
+        abort(500, str(exc))
+    return jsonify({"fingerprint": fields[0], "review": reviews.shown(saved, False)})
