@@ -4,13 +4,17 @@ NOTE [indirect-calls]: a call through a pointer, as an unknown call, would keep 
 take no lock: a lock wrapper behind an operations table or a callback stored in a struct
 (`wm8994->mic_id_cb = wm8958_mic_id`) would be invisible to its callers. The lowering records, for
 each function, the slot each of its indirect calls reads the pointer from (a struct field by
-the struct's type, a global, or a local of that function) and the functions it stores in such
-slots; a global's initialiser (a static table of operations) stores too. `link` gathers the
-stores of the whole program, gives each indirect call the functions with a body stored in its
-slot (at most MAX_TARGETS) as callees, so they are analysed first, and `dispatch` turns such a
-call, for the analysis, into a chain of branches: `p == &f1` calls f1, `p == &f2` calls f2, ...,
-and otherwise the unknown call as before. Whether an unknown pointer equals a function is an
-unknown of its own (symex: NOTE [havoc-pointers]), so each target is one alternative.
+the struct's type, a global, a local or a parameter of that function) with the call's type, and
+the functions it stores in slots or passes as arguments; a global's initialiser (a static table
+of operations) stores too. `link` gathers the stores of the whole program and gives each
+indirect call the functions with a body its slot may hold (at most MAX_TARGETS); where nothing
+is stored in the slot, the address-taken functions of the call's type, if there are at most
+MAX_FALLBACK. They become callees, so they are analysed first, and `dispatch` turns such a call,
+for the analysis, into a chain of branches: `p == &f1` calls f1, `p == &f2` calls f2, ..., and
+otherwise the unknown call as before. Whether an unknown pointer equals a function is an unknown
+of its own (symex: NOTE [havoc-pointers]), so each target is one alternative. The otherwise-branch
+is left out only where the targets are all the slot can hold: a static function's parameter
+that every call passes a known function, its own address never taken.
 """
 from __future__ import annotations
 
@@ -20,6 +24,36 @@ from . import nodes as N
 from . import types as T
 
 MAX_TARGETS = 8
+MAX_FALLBACK = 4   # address-taken functions of the call's type, when no slot says more
+
+
+def call_slot(func) -> tuple:
+    """The slot an indirect call's pointer is read from; where none is known, its type's (the
+    fallback: the address-taken functions of that type)."""
+    return slot_of(func) or ("type", type_key(func.type))
+
+
+def type_key(t) -> str:
+    """A function pointer type's key, its variadic flag left out (a function's own is not kept)."""
+    if isinstance(t, T.PtrT):
+        t = t.target
+    if not isinstance(t, T.FuncT):
+        return "?"
+    return f"fn({','.join(p.key() for p in t.params)})->{t.ret.key()}"
+
+
+def passed_functions(callee: str, args) -> list:
+    """((\"arg\", callee, i), function key or None) for each argument of a direct call that is a
+    function pointer: the functions a parameter slot may hold (None: not a known function)."""
+    out = []
+    for i, a in enumerate(args):
+        while isinstance(a, N.Cast):
+            a = a.a
+        if isinstance(a, N.FuncAddr):
+            out.append((("arg", callee, i), a.name))
+        elif isinstance(a.type, T.PtrT) and isinstance(a.type.target, T.FuncT):
+            out.append((("arg", callee, i), None))
+    return out
 
 
 def slot_of(e) -> tuple | None:
@@ -37,17 +71,19 @@ def slot_of(e) -> tuple | None:
             return ("var", sym.key)
         if sym.kind in ("local", "temp"):
             return ("local", sym.uid)
+        if sym.kind == "param":
+            return ("param", sym.index)
     return None
 
 
 def stored_function(lv, value) -> tuple | None:
-    """(slot, function key) when `lv = value` stores a function's address in a slot."""
+    """(slot, function key) when `lv = value` stores a function's address: in a slot, or
+    somewhere no slot names (`("taken",)`: an element of an array of pointers)."""
     while isinstance(value, N.Cast):
         value = value.a
     if not isinstance(value, N.FuncAddr):
         return None
-    slot = slot_of(N.Read(lv.type, lv))
-    return (slot, value.name) if slot is not None else None
+    return slot_of(N.Read(lv.type, lv)) or ("taken",), value.name
 
 
 # The functions that start a thread, and which argument is its start routine.
@@ -103,36 +139,68 @@ def spawned(callee: str, args) -> str | None:
 
 
 def link(program) -> None:
-    """Give each function's indirect calls their targets as callees (`program.dispatch`)."""
-    stores: dict[tuple, set] = {}
-    for fn in program.functions.values():
-        for slot, key in getattr(fn, "fn_stores", ()):
-            if slot[0] != "local":
-                stores.setdefault(slot, set()).add(key)
-    for g in program.globals.values():
-        for stmt in g.inits:
-            got = stored_function(stmt.lv, stmt.value) if isinstance(stmt, N.Assign) else None
-            if got is not None:
-                stores.setdefault(got[0], set()).add(got[1])
+    """Give each function's indirect calls their targets as callees (`program.dispatch`:
+    slot -> (targets, complete))."""
+    stores = _program_stores(program)
+    addressed = {k for keys in stores.values() for k in keys if k is not None}
+    by_type: dict[str, list] = {}
+    for k in sorted(addressed):
+        fn = program.functions.get(k)
+        if fn is not None:
+            by_type.setdefault(_function_type(fn), []).append(k)
     for key in sorted(program.functions):
         fn = program.functions[key]
-        slots = getattr(fn, "indirect", ())
-        if not slots:
+        if not getattr(fn, "indirect", ()):
             continue
         local = {}
         for slot, target in getattr(fn, "fn_stores", ()):
             if slot[0] == "local":
                 local.setdefault(slot, set()).add(target)
         table = {}
-        for slot in slots:
-            found = local.get(slot) if slot[0] == "local" else stores.get(slot)
-            targets = [k for k in sorted(found or ()) if k in program.functions and
-                       not _reaches(program, k, key)]
-            if targets and len(targets) <= MAX_TARGETS:
-                table[slot] = targets
+        for slot, tkey in fn.indirect:
+            found, complete = _stored(fn, slot, local, stores, addressed)
+            limit = MAX_TARGETS
+            if not any(k in program.functions for k in found):
+                found, complete, limit = by_type.get(tkey, ()), False, MAX_FALLBACK
+            targets = [k for k in sorted(k for k in found if k is not None)
+                       if k in program.functions and not _reaches(program, k, key)]
+            if targets and len(targets) <= limit:
+                table[slot] = (targets, complete and len(targets) == len(found))
         if table:
             program.dispatch[key] = table
-            fn.callees = set(fn.callees) | {k for ts in table.values() for k in ts}
+            fn.callees = set(fn.callees) | {k for ts, _ in table.values() for k in ts}
+
+
+def _program_stores(program) -> dict:
+    """slot -> the function keys stored there anywhere in the program (None: something else)."""
+    stores: dict[tuple, set] = {}
+    for fn in program.functions.values():
+        for slot, key in getattr(fn, "fn_stores", ()):
+            if slot[0] not in ("local", "param"):
+                stores.setdefault(slot, set()).add(key)
+    for g in program.globals.values():
+        for stmt in g.inits:
+            got = stored_function(stmt.lv, stmt.value) if isinstance(stmt, N.Assign) else None
+            if got is not None:
+                stores.setdefault(got[0], set()).add(got[1])
+    return stores
+
+
+def _stored(fn, slot, local, stores, addressed) -> tuple[set, bool]:
+    """The functions a slot of `fn` may hold, and whether they are all it may hold: a static
+    function's parameter whose every caller passes a known function, the function's own
+    address not taken (nothing calls it with other arguments)."""
+    if slot[0] == "local":
+        return local.get(slot, set()), False
+    if slot[0] == "param":
+        found = stores.get(("arg", fn.key, slot[1]), set())
+        complete = bool(found) and None not in found and fn.static and fn.key not in addressed
+        return found, complete
+    return stores.get(slot, set()), False
+
+
+def _function_type(fn) -> str:
+    return f"fn({','.join(p.type.key() for p in fn.params)})->{fn.ret.key()}"
 
 
 def _reaches(program, start: str, goal: str) -> bool:
@@ -162,7 +230,7 @@ def dispatch(fn: N.Function, table: dict) -> N.Function:
         block = blocks[bid]
         while True:
             at = next((i for i, s in enumerate(block.stmts) if isinstance(s, N.Call) and
-                       s.callee is None and table.get(slot_of(s.func))), None)
+                       s.callee is None and call_slot(s.func) in table), None)
             if at is None:
                 break
             call = block.stmts[at]
@@ -171,11 +239,10 @@ def dispatch(fn: N.Function, table: dict) -> N.Function:
             next_id += 1
             head = N.Block(block.id, block.stmts[:at])
             blocks[head.id] = head
+            targets, complete = table[call_slot(call.func)]
             cur = head
-            for target in table[slot_of(call.func)]:
-                direct = N.Block(next_id, [dataclasses.replace(
-                    call, func=N.FuncAddr(call.func.type, target), callee=target)],
-                    N.Goto(rest.id))
+            for target in targets[:-1] if complete else targets:
+                direct = N.Block(next_id, [_direct(call, target)], N.Goto(rest.id))
                 other = N.Block(next_id + 1)
                 next_id += 2
                 cur.term = N.Branch(N.Binary(T.INT, "eq", call.func,
@@ -183,7 +250,13 @@ def dispatch(fn: N.Function, table: dict) -> N.Function:
                                     direct.id, other.id, call.coord, f"{call.text} calls {target}")
                 blocks[direct.id], blocks[other.id] = direct, other
                 cur = other
-            cur.stmts, cur.term = [call], N.Goto(rest.id)
+            cur.stmts = [_direct(call, targets[-1]) if complete else call]
+            cur.term = N.Goto(rest.id)
             block = rest
     fields = {f.name: getattr(fn, f.name) for f in dataclasses.fields(N.Function)}
     return N.Function(**dict(fields, blocks=blocks, digest=""))
+
+
+def _direct(call, target):
+    """The call made a direct call of `target`."""
+    return dataclasses.replace(call, func=N.FuncAddr(call.func.type, target), callee=target)

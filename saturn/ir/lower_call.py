@@ -49,11 +49,10 @@ class CallLowering:
             site = indirect.init_site(callee, values)    # NOTE [init-sites] in ir/program.py
             if site is not None:
                 self.b.inits.append((*site, self.coord(node).line))
+            self.b.fn_stores.update(indirect.passed_functions(callee, values))
         else:
             self.b.fn_pointer_calls += 1
-            slot = indirect.slot_of(func)
-            if slot is not None:
-                self.b.indirect.append(slot)
+            self.b.indirect.append((indirect.call_slot(func), indirect.type_key(func.type)))
         result = None
         if not isinstance(ftype.ret, T.VoidT):
             tmp = self.b.temp(ftype.ret, "ret")

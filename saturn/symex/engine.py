@@ -105,10 +105,15 @@ def _new_context(program, fn, checkers, options, summaries):
 
 
 def _run_initializer(ev, g, obj) -> None:
-    """A static that keeps its initializer: run the initializer into the environment's overlay."""
+    """A static that keeps its initializer: run the initializer into the environment's overlay.
+    Its stores are no program step the checkers see: a hook reading the old value would make
+    the object's initial value, memoised, before the initializer has written it."""
     st = State(ev.guards.true)
     for stmt in g.inits:
-        ev.execute(stmt, st)
+        if isinstance(stmt, N.Assign):
+            ev.assign(stmt.lv, stmt.value, st)
+        else:
+            ev.execute(stmt, st)
     ev.env.overlay.update(st.store)
 
 
