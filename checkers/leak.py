@@ -22,7 +22,7 @@ class LeakChecker(OwnershipChecker):
     kind = "memory.leak"
     kinds = (Kind("memory.leak", "warning",
                   "Memory allocated here can become unreachable without being freed."),)
-    facts = (Fact("allocator", "it returns only null or memory it allocated (§2.6.9)"),
+    facts = (Fact("allocator", "it returns only null or memory it allocated"),
              Fact("escapees", "memory its parameters reach escapes through it"),
              Fact("out_alloc", "it hands new memory out through an out-parameter"))
     config_keys = (ALLOC_KEY, FREE_KEY)

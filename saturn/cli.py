@@ -5,7 +5,7 @@ import argparse
 import os
 import sys
 
-from . import __version__, registry
+from . import __version__, commands, registry
 from .cfront.discover import from_compile_commands, from_paths
 from .driver import run_check
 from .incremental.units import FrontEnd
@@ -63,6 +63,8 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--db", default=None, metavar="PATH",
                    help="summary database to write (default .saturn/saturn.db)")
     c.add_argument("--no-db", action="store_true", help="do not write the summary database")
+    c.add_argument("--keep-runs", type=int, default=50, metavar="N",
+                   help="runs kept in the database's history (default 50)")
     c.add_argument("--config", metavar="FILE",
                    help="configuration file (default: saturn.toml or [tool.saturn] in "
                         "pyproject.toml, if present)")
@@ -95,6 +97,9 @@ def _parser() -> argparse.ArgumentParser:
                     help="summary database (default .saturn/saturn.db)")
     sv.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     sv.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    sv.add_argument("--read-only", action="store_true",
+                    help="no reviews can be set from the page or the API")
+    commands.add_parsers(sub)
     return p
 
 
@@ -113,7 +118,7 @@ def serve(args) -> int:
         return EXIT_USAGE
     print(f"saturn: serving {path} on http://{args.host}:{args.port}/", file=sys.stderr)
     try:
-        run_server(path, args.host, args.port)
+        run_server(path, args.host, args.port, args.read_only)
     except OSError as exc:   # the port is taken, or the address is not this machine's
         print(f"saturn: error: cannot serve on {args.host}:{args.port}: {exc.strerror or exc}",
               file=sys.stderr)
@@ -201,11 +206,15 @@ def _check(args) -> int:
         except ImportError:
             raise UsageError("--scheduler needs Dask: pip install 'saturn-c[cluster]'") from None
     failed = [c.error for c in caches if c.error]   # NOTE [failed-store] in incremental/results.py
+    from .report import suppress
+    reports, hidden = suppress.split(result.reports, args.root)
+    result.stats["suppressed"] = len(hidden)
+    reviews = {}
     if store is not None and not failed:
-        failed = _record_run(store, result, args.root)
+        failed, reviews = _record_run(store, result, args, (reports, hidden))
     failed = [f"{e}; this run's results were not saved (remove the database to start again)"
               for e in failed]
-    reports = _ci_filter(result, args, known, failed)
+    reports = _ci_filter(reports, result.stats, args, known, failed, reviews)
     return _emit(args, reports, result.stats, failed)
 
 
@@ -274,15 +283,22 @@ def _read_baseline(args):
         raise UsageError(str(exc)) from None
 
 
-def _record_run(store, result, root) -> list[str]:
+def _record_run(store, result, args, shown) -> tuple[list[str], dict]:
+    """The call graph and the run in the history (NOTE [detection-status]); ([errors],
+    reviews by fingerprint)."""
     from summaries.store import StoreError
-    calls = {(k, c) for k, fn in result.program.functions.items() for c in fn.callees}
+    fns = result.program.functions
+    calls = {(k, c) for k, fn in fns.items() for c in fn.callees}
+    files = {fn.file for fn in fns.values() if not os.path.isabs(fn.file)}
     try:
-        store.record_run(root, calls)
+        store.record_run(args.root, calls)
+        store.record_history(commands.run_info(args, result.stats, __version__), *shown, files,
+                             args.keep_runs)
+        reviews = store.reviews()
         store.close()
     except StoreError as exc:
-        return [str(exc)]
-    return []
+        return [str(exc)], {}
+    return [], reviews
 
 
 def _emit(args, reports, stats, failed) -> int:
@@ -306,7 +322,7 @@ def _emit(args, reports, stats, failed) -> int:
         print(f"saturn: error: {error}", file=sys.stderr)
     if failed or stats["files"] == 0:
         return EXIT_USAGE
-    failing = [r for r in reports if r.baseline != "unchanged"]
+    failing = [r for r in reports if not r.known]
     return EXIT_REPORTS if failing and not args.exit_zero else EXIT_OK
 
 
@@ -329,16 +345,18 @@ class _progress_bar:
             self.bar.close()
 
 
-def _ci_filter(result, args, known, failed: list):
-    """Inline suppressions, the baseline's marks, and --update-baseline (NOTE in README "CI")."""
-    from .report import baseline, suppress
-    reports, hidden = suppress.split(result.reports, args.root)
-    result.stats["suppressed"] = len(hidden)
+def _ci_filter(reports, stats, args, known, failed: list, reviews: dict):
+    """The baseline's and the reviews' marks, and --update-baseline (README "In CI")."""
+    from .report import baseline, review
     if known is not None:
         hint = baseline.mark(reports, known)
         if hint:
             print(f"saturn: note: {hint}", file=sys.stderr)
-        result.stats["new"] = sum(1 for r in reports if r.baseline == "new")
+    reviewed = review.mark(reports, reviews)
+    if reviewed:
+        stats["reviewed"] = reviewed
+    if known is not None:
+        stats["new"] = sum(1 for r in reports if not r.known)
     if args.update_baseline:
         try:
             baseline.write(args.update_baseline, reports)
@@ -357,6 +375,8 @@ def main(argv=None) -> int:
             return summary(args)
         if args.command == "serve":
             return serve(args)
+        if args.command in commands.HANDLERS:
+            return commands.HANDLERS[args.command](args)
         if args.command == "checkers":
             print(registry.describe(), end="")
             return EXIT_OK

@@ -36,6 +36,7 @@ def numbers(args, note) -> None:
         raise UsageError(f"--front-end-timeout must be a number of seconds, not "
                          f"{_shown(deadline)}")
     _between("--front-end-timeout", deadline, 0, MAX_TIMEOUT)
+    _between("--keep-runs", getattr(args, "keep_runs", None), 1, 1_000_000)
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
     cpus = usable_cpus()

@@ -11,6 +11,10 @@ if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null
   # The web page is tested in a real headless browser: Debian's chromium and its driver.
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
 fi
+if ! command -v dot >/dev/null 2>&1; then
+  # The web page's call graph is laid out by Graphviz's dot (docs/WEB.md "Pictures").
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq graphviz >/dev/null
+fi
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi

@@ -80,18 +80,6 @@ def function(db, key: str) -> dict | None:
             "callees": [{"key": k, "analysed": k in known} for k in callees]}
 
 
-def reports(db) -> dict[str, list[dict]]:
-    grouped: dict[str, list[dict]] = {}
-    for key, blob in db.execute("SELECT function, reports FROM summaries WHERE reports != '[]' "
-                                "ORDER BY function, checker"):
-        for r in json.loads(blob):
-            r = dict(r, function_key=key)
-            grouped.setdefault(r["kind"], []).append(r)
-    for items in grouped.values():
-        items.sort(key=lambda r: (r["file"], r["line"], r["message"]))
-    return dict(sorted(grouped.items()))
-
-
 def overview(db) -> dict:
     one = lambda sql: db.execute(sql).fetchone()[0]  # noqa: E731
     out = {"functions": one("SELECT COUNT(*) FROM functions"),

@@ -1,18 +1,20 @@
 """The summary database: SQLite (WAL), one row per (function, checker).
 
-Schema version 4. `summaries` has one row per (function, checker); `functions` one per function
+Schema version 5. `summaries` has one row per (function, checker); `functions` one per function
 with its name, place, status, report count and the names of its search facts; `facts` one row
 per (function, checker, fact) that holds — each checker says which of its facts a summary gives
 (Checker.search_facts), so a new checker adds rows, never columns; `sources` the absolute path of
 each function's file (the source view serves only these); `calls` the call graph of the last
 run; `meta` the schema version, the run's root, the schedule's last order and a digest of the
-calls. A `summaries` row holds the function's key, file, line, its cache key
-(saturn/incremental/results.py),
+calls; `runs`, `run_reports` and `reports` the run history (summaries/history.py), `reviews`
+the review status of reports (summaries/reviews.py). A `summaries` row holds the function's
+key, file, line, its cache key (saturn/incremental/results.py),
 Saturn's version, the summary JSON, status (`ok`/`incomplete`) with notes, the function's
 reports and its time. The web page and `saturn summary` read while an analysis writes (WAL
 mode). A database of another schema version is refused with a one-line error saying to delete
-it: what it holds is what a run of this version makes again (a new version reuses no stored
-summary: saturn/codehash.py), so there is nothing to migrate."""
+it: its summaries are what a run of this version makes again (a new version reuses no stored
+summary: saturn/codehash.py), so there is nothing to migrate; the reviews are meant to live in
+git too (`saturn review export`, docs/WEB.md), and the run history starts again."""
 from __future__ import annotations
 
 import functools
@@ -24,7 +26,9 @@ import tempfile
 
 from saturn import registry
 
-SCHEMA_VERSION = 4
+from . import history, reviews
+
+SCHEMA_VERSION = 5
 DEFAULT_PATH = os.path.join(".saturn", "saturn.db")
 
 _SCHEMA = """
@@ -132,7 +136,7 @@ class Store:
         # No fsync per commit (one per function: 5.5 s of SQLite's run): in WAL mode a
         # commit still survives the process being killed, only not the machine's power.
         db.execute("PRAGMA synchronous=NORMAL")
-        db.executescript(_SCHEMA)
+        db.executescript(_SCHEMA + history.SCHEMA + reviews.SCHEMA)
         db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
         db.commit()
         return db
@@ -181,6 +185,15 @@ class Store:
             self.db.executemany("INSERT OR IGNORE INTO calls VALUES (?, ?)", calls)
             self.db.execute("INSERT OR REPLACE INTO meta VALUES ('calls', ?)", (digest,))
         self.db.commit()
+
+    @_guarded
+    def record_history(self, info: dict, reports, hidden, files, keep: int) -> int:
+        """One run and its reports' detection status (NOTE [detection-status])."""
+        return history.record(self.db, info, reports, hidden, files, keep)
+
+    @_guarded
+    def reviews(self) -> dict:
+        return reviews.all_reviews(self.db)
 
     @_guarded
     def meta(self, key: str) -> str | None:

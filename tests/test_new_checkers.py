@@ -67,14 +67,14 @@ def test_a_database_of_an_older_saturn_is_refused(tmp_path):
     db = tmp_path / "old.db"
     con = sqlite3.connect(db)
     con.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-    con.execute("INSERT INTO meta VALUES ('schema', '3')")
+    con.execute("INSERT INTO meta VALUES ('schema', '4')")
     con.commit()
     con.close()
     (tmp_path / "t.c").write_text(PROGRAM)
     for args in (("check", "--db", str(db), "t.c"), ("summary", "twice", "--db", str(db))):
         proc = saturn(*args, cwd=str(tmp_path))
         assert proc.returncode == 2 and proc.stderr.strip() == (
-            f"saturn: error: {db}: made by an older Saturn (schema version 3, this one reads 4); "
+            f"saturn: error: {db}: made by an older Saturn (schema version 4, this one reads 5); "
             "delete it to start again, or give another --db")
     tables = sqlite3.connect(db).execute("SELECT name FROM sqlite_master WHERE type='table'")
     assert [t for (t,) in tables] == ["meta"]   # left as it was

@@ -3,6 +3,9 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
+# Review statuses that make a report known, like one in the baseline (summaries/reviews.py).
+DISMISSED = ("false-positive", "intentional")
+
 
 @dataclass
 class TraceNote:
@@ -25,13 +28,22 @@ class Report:
     statement: str = ""    # normalised text of the statement involved (for fingerprints)
     fingerprint: str = ""
     baseline: str = ""     # "new" or "unchanged" when a baseline is given
+    review: dict | None = None   # its review (status, comment, author, time), when reviewed
+
+    @property
+    def known(self) -> bool:
+        """In the baseline, or reviewed as not to fix: hidden from text, never failing CI."""
+        return self.baseline == "unchanged" or (self.review or {}).get("status") in DISMISSED
 
     def sort_key(self):
         return (self.file, self.line, self.column, self.kind, self.message, self.function_key)
 
     def to_record(self) -> dict:
-        """Everything, for the database (a reused function re-emits its reports from it)."""
-        return asdict(self)
+        """Everything, for the database (a reused function re-emits its reports from it); a
+        review belongs to the fingerprint, not to the analysis."""
+        d = asdict(self)
+        d.pop("review")
+        return d
 
     def to_json(self) -> dict:
         d = asdict(self)
@@ -39,6 +51,8 @@ class Report:
         d.pop("function_key")
         if not d["baseline"]:
             d.pop("baseline")
+        if not d["review"]:
+            d.pop("review")
         return d
 
     @staticmethod

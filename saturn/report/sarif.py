@@ -31,6 +31,9 @@ def _result(r, rule_index: dict, level: dict) -> dict:
         res["codeFlows"] = [{"threadFlows": [{"locations": steps}]}]
     if getattr(r, "baseline", None):
         res["baselineState"] = r.baseline
+    if r.review and r.known:   # reviewed as not to fix, outside the source
+        res["suppressions"] = [{"kind": "external", "status": "accepted",
+                                "justification": r.review.get("comment") or r.review["status"]}]
     return res
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 def format_report(r) -> str:
     known = " (known)" if r.baseline == "unchanged" else ""
+    if r.review and r.known:
+        known = f" ({r.review['status']})"
     lines = [f"{r.file}:{r.line}:{r.column}: warning: {r.message} [{r.kind}]{known}"]
     for n in r.trace:
         lines.append(f"    {n.file}:{n.line}: note: {n.note}")
@@ -11,7 +13,7 @@ def format_report(r) -> str:
 
 
 def format_all(reports, stats, show_known: bool = False) -> str:
-    out = [format_report(r) for r in reports if show_known or r.baseline != "unchanged"]
+    out = [format_report(r) for r in reports if show_known or not r.known]
     out.append(summary_line(stats, len(reports)))
     return "\n".join(out) + "\n"
 
@@ -19,7 +21,8 @@ def format_all(reports, stats, show_known: bool = False) -> str:
 def summary_line(stats, n_reports: int) -> str:
     head = f"{n_reports} report{'s' if n_reports != 1 else ''}"
     if "new" in stats:
-        head += f" ({stats['new']} new, {n_reports - stats['new']} in the baseline)"
+        baseline = n_reports - stats["new"] - stats.get("reviewed", 0)
+        head += f" ({stats['new']} new, {baseline} in the baseline)"
     parts = [head,
              f"{stats['files']} file{'s' if stats['files'] != 1 else ''}",
              f"{stats['skipped_files']} skipped" + _not_found(stats),
@@ -29,6 +32,8 @@ def summary_line(stats, n_reports: int) -> str:
         parts.append(f"{stats['reused']} reused")
     if stats.get("timeouts"):
         parts.append(f"{stats['timeouts']} timed out (--timeout)")
+    if stats.get("reviewed"):
+        parts.append(f"{stats['reviewed']} reviewed as false positive or intentional")
     if stats.get("suppressed"):
         parts.append(f"{stats['suppressed']} hidden by saturn-ignore")
     return "saturn: " + ", ".join(parts) + f" in {stats['seconds']:.1f}s"

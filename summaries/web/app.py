@@ -11,9 +11,10 @@ from werkzeug.routing import PathConverter
 
 from saturn import registry
 
-from .. import queries
+from .. import history, queries, triage
 from ..render import render
 from ..store import Store, StoreError
+from . import pictures, triage as triage_routes
 
 
 class FunctionKey(PathConverter):
@@ -22,7 +23,7 @@ class FunctionKey(PathConverter):
     part_isolating = False   # it spans '/' (werkzeug guesses from the regex otherwise)
 
 
-def create_app(db_path: str) -> Flask:
+def create_app(db_path: str, read_only: bool = False) -> Flask:
     app = Flask(__name__)
     app.config["DB_PATH"] = db_path
     # A static function in a header outside the root has the key `/abs/path/h.h:fn`, so its
@@ -72,19 +73,19 @@ def create_app(db_path: str) -> Flask:
             abort(404)
         summary_text = render(key, {c: v["summary"] for c, v in info["checkers"].items()})
         src = queries.source(db(), key)
-        reports = [r for c in info["checkers"].values() for r in c["reports"]]
+        reports = triage.by_function(db(), key)
+        steps = pictures.bug_paths(reports, src[0]) if src else {}
         marked = {r["line"] for r in reports if src and r["file"] == src[0]}
-        noted = {n["line"] for r in reports for n in r["trace"] if src and n["file"] == src[0]}
+        graph = pictures.call_graph_svg(db(), key, lambda k: url_for("function_page", key=k))
         return render_template("function.html", f=info, summary_text=summary_text,
-                               reports=reports, source=src, marked=marked, noted=noted)
-
-    @app.route("/reports")
-    def reports_page():
-        return render_template("reports.html", groups=queries.reports(db()))
+                               reports=reports, source=src, marked=marked, steps=steps,
+                               graph=graph)
 
     @app.route("/overview")
     def overview_page():
-        return render_template("overview.html", o=queries.overview(db()))
+        return render_template("overview.html", o=queries.overview(db()),
+                               charts=charts(db()), bars=pictures.bars,
+                               helps={f.name: f.help for _, f in registry.facts()})
 
     @app.route("/api/search")
     def api_search():
@@ -105,13 +106,11 @@ def create_app(db_path: str) -> Flask:
             abort(404, f"no source recorded for {key!r}")
         return jsonify({"file": src[0], "lines": src[1]})
 
-    @app.route("/api/reports")
-    def api_reports():
-        return jsonify(queries.reports(db()))
-
     @app.route("/api/overview")
     def api_overview():
-        return jsonify(queries.overview(db()))
+        return jsonify(dict(queries.overview(db()), **charts(db())))
+
+    triage_routes.add_routes(app, db, read_only)
 
     def error(status: int, message: str):
         """Under /api/ every error is JSON with its status, never an HTML page."""
@@ -131,8 +130,23 @@ def create_app(db_path: str) -> Flask:
     return app
 
 
-def serve(db_path: str, host: str, port: int) -> None:
+def charts(db) -> dict:
+    """The overview's charts: open reports per kind and per top-level directory, and the last
+    runs' new and resolved counts."""
+    per_kind, per_dir = {}, {}
+    for kind, file, n in db.execute("SELECT kind, file, COUNT(*) FROM reports WHERE status != ? "
+                                    "GROUP BY kind, file", (history.RESOLVED,)):
+        per_kind[kind] = per_kind.get(kind, 0) + n
+        top = triage.top_dir(file)
+        per_dir[top] = per_dir.get(top, 0) + n
+    runs = [{"id": r["id"], "time": r["time"], "new": r["counts"].get("new", 0),
+             "resolved": r["counts"].get("resolved", 0)} for r in history.runs(db)[:10]]
+    return {"reports_per_kind": per_kind, "reports_per_directory": per_dir,
+            "runs": runs[::-1]}
+
+
+def serve(db_path: str, host: str, port: int, read_only: bool = False) -> None:
     """Through waitress, a production WSGI server (Flask's own server is for development
     only, and says so at every start); raises OSError when it cannot listen."""
     from waitress import serve as serve_wsgi
-    serve_wsgi(create_app(db_path), host=host, port=port, threads=8)
+    serve_wsgi(create_app(db_path, read_only), host=host, port=port, threads=8)
