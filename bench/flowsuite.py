@@ -1,5 +1,6 @@
 """Good/bad pairs in the style of public test suites (written here, none copied): double frees,
-uses after free, and files and descriptors left open, each through ~40 control- and data-flow
+uses after free, memory, files and descriptors left open, double locks and unlocks, each
+through ~40 control- and data-flow
 shapes (constant and global flags, loops, sinks and sources in other functions and files,
 pointers, arrays, structs, unions, function pointers). Runs Saturn and clang-14 on them and
 scores each: bad cases found, and good functions flagged.
@@ -35,6 +36,7 @@ SUPPORT_H = """\
 #include <fcntl.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <pthread.h>
 typedef struct { int a; int b; } pair_t;
 void printLine(const char *line);
 void printIntLine(int value);
@@ -44,12 +46,14 @@ int globalReturnsFalse(void);
 int globalReturnsTrueOrFalse(void);
 extern const int GLOBAL_CONST_TRUE, GLOBAL_CONST_FALSE, GLOBAL_CONST_FIVE;
 extern int globalTrue, globalFalse, globalFive;
+extern pthread_mutex_t flowMutex;
 #endif
 """
 SUPPORT_C = """\
 #include "support.h"
 const int GLOBAL_CONST_TRUE = 1, GLOBAL_CONST_FALSE = 0, GLOBAL_CONST_FIVE = 5;
 int globalTrue = 1, globalFalse = 0, globalFive = 5;
+pthread_mutex_t flowMutex = PTHREAD_MUTEX_INITIALIZER;
 void printLine(const char *line) { if (line != NULL) printf("%s\\n", line); }
 void printIntLine(int value) { printf("%d\\n", value); }
 void printPairLine(const pair_t *p) { printf("%d %d\\n", p->a, p->b); }
@@ -111,6 +115,34 @@ FLAWS = {
         good_src=None,
         bad_sink='if (data >= 0) { write(data, "x", 1); }',
         good_sink='if (data >= 0) { write(data, "x", 1); close(data); }'),
+    "memory_leak_char": dict(
+        kind="memory.leak", clang=r"[Pp]otential leak|[Pp]otential memory leak",
+        type="char *", init="NULL",
+        bad_src='data = (char *)malloc(100); if (data == NULL) exit(-1); '
+                'strcpy(data, "A String"); printLine(data);',
+        good_src=None,
+        bad_sink="; /* not freed */", good_sink="free(data);"),
+    "memory_leak_struct": dict(
+        kind="memory.leak", clang=r"[Pp]otential leak|[Pp]otential memory leak",
+        type="pair_t *", init="NULL",
+        bad_src="data = (pair_t *)calloc(1, sizeof(pair_t)); if (data == NULL) exit(-1); "
+                "data->a = 1; printPairLine(data);",
+        good_src=None,
+        bad_sink="; /* not freed */", good_sink="free(data);"),
+    "lock_double_lock": dict(
+        kind="lock.double-lock", clang=r"already been acquired",
+        type="pthread_mutex_t *", init="NULL",
+        bad_src="pthread_mutex_lock(&flowMutex); data = &flowMutex;",
+        good_src="data = &flowMutex;",
+        bad_sink="pthread_mutex_lock(data); pthread_mutex_unlock(data);",
+        good_sink="pthread_mutex_unlock(data);"),
+    "lock_double_unlock": dict(
+        kind="lock.double-unlock", clang=r"already been unlocked",
+        type="pthread_mutex_t *", init="NULL",
+        bad_src="pthread_mutex_lock(&flowMutex); pthread_mutex_unlock(&flowMutex); "
+                "data = &flowMutex;",
+        good_src="pthread_mutex_lock(&flowMutex); data = &flowMutex;",
+        bad_sink="pthread_mutex_unlock(data);", good_sink="; /* not unlocked again */"),
     "file_leak_fopen": dict(
         kind="resource.leak", clang=r"never closed|[Rr]esource leak|[Pp]otential leak",
         type="FILE *", init="NULL",
@@ -217,14 +249,14 @@ def run_saturn(cases, jobs: int, extra=()) -> tuple[float, list]:
     files = sorted({f for c in cases for f in c["files"]} | {os.path.join(OUT, "support.c")})
     t = time.perf_counter()
     proc = subprocess.run([sys.executable, "-m", "saturn", "check", "--no-db", "--format", "json",
-                           "--checkers", "free,resource,leak", "-j", str(jobs), *extra, *files],
+                           "--checkers", "free,resource,leak,lock", "-j", str(jobs), *extra, *files],
                           capture_output=True, text=True, cwd=os.path.dirname(HERE))
     seconds = time.perf_counter() - t
     doc = json.loads(proc.stdout)
     return seconds, [(r["file"], r["line"], r["kind"]) for r in doc["reports"]]
 
 
-CLANG_CHECKERS = "unix.Malloc,alpha.unix.Stream"
+CLANG_CHECKERS = "unix.Malloc,alpha.unix.Stream,alpha.unix.PthreadLock"
 _CLANG = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+):\d+: warning: (?P<msg>.*?) \[(?P<chk>[\w.]+)\]$")
 
 
