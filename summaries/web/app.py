@@ -46,6 +46,15 @@ def create_app(db_path: str, read_only: bool = False) -> Flask:
         if "store" in g:
             g.store.close()
 
+    _add_browse_routes(app, db)
+    triage_routes.add_routes(app, db, read_only)
+    _add_error_handlers(app)
+    app.jinja_env.globals["fn_url"] = lambda key: url_for("function_page", key=key)
+    return app
+
+
+def _add_browse_routes(app, db) -> None:
+    """Search, the function page, the overview and their JSON."""
     def search_args():
         """(text, {filter: must hold (1) or must not (0)}, checker); other values are a 400."""
         filters = {}
@@ -110,8 +119,8 @@ def create_app(db_path: str, read_only: bool = False) -> Flask:
     def api_overview():
         return jsonify(dict(queries.overview(db()), **charts(db())))
 
-    triage_routes.add_routes(app, db, read_only)
 
+def _add_error_handlers(app) -> None:
     def error(status: int, message: str):
         """Under /api/ every error is JSON with its status, never an HTML page."""
         if request.path.startswith("/api/"):
@@ -125,9 +134,6 @@ def create_app(db_path: str, read_only: bool = False) -> Flask:
     @app.errorhandler(sqlite3.Error)
     def db_error(exc):
         return error(500, f"database error: {exc}")
-
-    app.jinja_env.globals["fn_url"] = lambda key: url_for("function_page", key=key)
-    return app
 
 
 def charts(db) -> dict:
