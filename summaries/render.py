@@ -34,6 +34,9 @@ def result_lines(engine: dict) -> list[str]:
     elif formula is not None:
         names = sorted({f"param{p[1]}" for p in formula["params"]})
         parts.append(f"computed from {', '.join(names)} alone")
+    if res.get("compare"):
+        op, i, j = res["compare"]
+        parts.append(f"param{i} {'==' if op == 'eq' else '!='} param{j}")
     if res.get("known"):
         mask, value = res["known"]
         parts.append(f"bits {mask:#x} always {value:#x}")

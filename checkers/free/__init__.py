@@ -16,7 +16,7 @@ from saturn.checker import (FALSE, TRUE, Checker, Fact, FiniteState, Kind, set_s
                             short_name, summarized)
 from saturn.ir.nodes import ASM_CALL
 
-from ..ownership.memory import ALLOC, FREE, FREE_KEY, NON_CAPTURING
+from ..ownership.memory import ALLOC, CHECKS_ONLY, FREE, FREE_KEY, NON_CAPTURING
 from . import summary as summaries
 from .words import access_text, summary_lines
 
@@ -72,7 +72,7 @@ class FreeChecker(Checker):
         return name in self.frees or name in self.reallocs
 
     def library_effects(self):
-        return {name: "args" for name in self.frees}
+        return dict({name: "none" for name in CHECKS_ONLY}, **{name: "args" for name in self.frees})
 
     def begin(self, ctx):
         data = ctx.data[self.name] = FreeData(FiniteState(ctx.c, 2))

@@ -53,6 +53,11 @@ NON_CAPTURING = frozenset({
     "__strcpy_chk", "__sprintf_chk", "__snprintf_chk", "__printf_chk", "__fprintf_chk",
 })
 
+# Functions that only read what they are given (the kernel's CONFIG_DEBUG_LIST checks inside
+# list_add and list_del): as unknown calls they would make the list's links unknown, and a walk
+# that empties a list would then meet the nodes it freed again.
+CHECKS_ONLY = frozenset({"__list_add_valid", "__list_del_entry_valid"})
+
 
 ALLOC_KEY = ConfigKey("alloc", "your own allocators: functions that return new memory or null",
                       string_list)

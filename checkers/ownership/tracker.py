@@ -18,6 +18,7 @@ from saturn.ir import types as T
 
 from . import handles, render, report, summary as summaries
 from .escape import ESCAPED
+from .memory import CHECKS_ONLY
 
 
 class OwnData:
@@ -57,7 +58,7 @@ class OwnershipChecker(Checker):
 
     def library_effects(self):
         # A released block's contents are gone (its pointers no longer hold anything): "args".
-        effects = {name: "none" for name in self.acquires}
+        effects = {name: "none" for name in [*self.acquires, *CHECKS_ONLY]}
         effects.update({name: "args" for name in
                         [*self.releases, *self.out_acquires, *self.non_capturing]})
         return effects

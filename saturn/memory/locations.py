@@ -111,7 +111,7 @@ def view(obj: Obj, ctype) -> Obj:
     if got is not None:
         return got
     root = obj.addr.root or obj
-    got = first_member_chain(root, key)
+    got = first_member_chain(root, key) or _first_member_of(obj, ctype)
     if got is None:
         path = obj.path if isinstance(obj.type, T.VoidT) or obj.type is None else obj.path
         got = Obj(ctype, obj.addr, None, None, path, obj.display, obj.origin)
@@ -120,6 +120,17 @@ def view(obj: Obj, ctype) -> Obj:
         got.deref_of = root.deref_of if obj.parent is None else None
     obj.addr.views[key] = got
     return got
+
+
+def _first_member_of(obj: Obj, ctype) -> Obj | None:
+    """The struct of type `ctype` whose first member (at offset 0, nested or not) is obj: a
+    `struct list_head *` cast to the entry it starts (`list` the entry's first field). Its
+    member is obj itself, so the entry's links are the list's (NOTE [container-of])."""
+    if not isinstance(ctype, T.StructT) or ctype.union or obj.type is None or \
+            isinstance(obj.type, T.VoidT):
+        return None   # a union's members are views of one another (NOTE [view-steps])
+    names = member_path(ctype, 0, obj.type.key())
+    return container(obj, ctype, names) if names else None
 
 
 # NOTE [container-of]

@@ -25,6 +25,10 @@ class ExprEval:
     def value(self, e: N.Expr, st):
         return _EXPR[type(e)](self, e, st)
 
+    def pointer_compare(self, op: str, a: GLS, b: GLS):
+        """`a op b` for two pointers (a callee's result: NOTE [result-summaries])."""
+        return _pointer_compare(self, op, a, b)
+
     def truth(self, v) -> int:
         if isinstance(v, GLS):
             return gls.non_null(self.c, v)

@@ -139,7 +139,7 @@ def _deref(self, lv, st):
 def _field(self, lv, st):
     out = []
     for obj, g in self.locs(lv.base, st):
-        if not isinstance(obj.type, T.StructT):
+        if not isinstance(obj.type, T.StructT) or obj.type.key() != lv.base.type.key():
             obj = self.env.view(obj, lv.base.type)
         out.append((child(obj, lv.name, lv.type), g))
     return out

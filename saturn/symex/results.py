@@ -7,6 +7,10 @@ the second call returned 0, and two calls of a pure helper with one argument cou
   cone has no other input: no memory read, no unknown call, no havocked loop), the summary
   keeps that cone (at most MAX_GATES gates) and a caller evaluates it on its own arguments,
   so equal arguments give equal results (a constant is the cone of no parameter);
+- when the function returns the comparison of two pointer parameters (`return list ==
+  head;`, the kernel's list_is_head, which every list walk of Linux 6.1 calls), the summary
+  says which (`compare`) and a caller compares its own arguments, so the walk ends where the
+  list does (parameters are unknowns of their own in the callee, never equal unless null);
 - otherwise the bits that are the same on every path that returns (`known`), and for a
   pointer that it is never null (`nonnull`), which a caller assumes of the fresh value it
   gets (the sign, `0 or -errno`, is interface.return_sign's).
@@ -15,6 +19,7 @@ from __future__ import annotations
 
 from ..bitvec.cast import resize
 from ..bitvec.vec import BitVec
+from ..ir import nodes as N
 from ..ir import types as T
 from ..logic.circuit import FALSE, TRUE
 from ..memory.gls import GLS
@@ -24,11 +29,15 @@ KNOWN_BITS_MAX_VARS = 20_000   # a model and a few more per result: cheap only o
 
 
 def result_summary(ctx, exit_state) -> dict | None:
-    """{"formula": ...} or {"known": [mask, value], "width": w} or {"nonnull": True}, or None."""
+    """{"formula": ...}, {"compare": [op, i, j]}, {"known": [mask, value], "width": w} or
+    {"nonnull": True}, or None."""
     rv = ctx.fn.rv
     if exit_state is None or rv is None:
         return None
     value = ctx.exit_value(rv, exit_state)
+    compare = _param_compare(ctx.fn)
+    if compare is not None:
+        return {"compare": compare}
     if isinstance(rv.type, T.IntT) and isinstance(value, BitVec):
         formula = _formula(ctx, value)
         if formula is not None:
@@ -39,6 +48,29 @@ def result_summary(ctx, exit_state) -> dict | None:
         if value.locations() and (null == FALSE or not ctx.can(ctx.lit(exit_state.guard), null)):
             return {"nonnull": True}
     return None
+
+
+def _param_compare(fn) -> list | None:
+    """[op, i, j] when the only value the function returns is `param_i op param_j`, two
+    pointer parameters it never assigns compared with == or !=."""
+    stores = [s for b in fn.blocks.values() for s in b.stmts if isinstance(s, N.Assign) and
+              isinstance(s.lv, N.VarLv) and (s.lv.sym is fn.rv or s.lv.sym.kind == "param")]
+    if len(stores) != 1 or stores[0].lv.sym is not fn.rv:
+        return None
+    e = _bare(stores[0].value)
+    if not isinstance(e, N.Binary) or e.op not in ("eq", "ne"):
+        return None
+    sides = [_bare(e.a), _bare(e.b)]
+    if not all(isinstance(x, N.Read) and isinstance(x.lv, N.VarLv) and x.lv.sym.kind == "param"
+               and isinstance(x.lv.sym.type, T.PtrT) for x in sides):
+        return None
+    return [e.op, sides[0].lv.sym.index, sides[1].lv.sym.index]
+
+
+def _bare(e):
+    while isinstance(e, N.Cast):
+        e = e.a
+    return e
 
 
 def _param_bits(ctx) -> dict[int, tuple[int, int]]:
@@ -131,9 +163,17 @@ def _lit(lits, local: int) -> int:
 def at_call(ev, summary: dict, args: list, lv_type) -> BitVec | None:
     """The result a call stores, from the callee's formula, sized to the target's type."""
     formula = summary.get("formula")
-    if formula is None or not isinstance(lv_type, T.IntT):
+    if not isinstance(lv_type, T.IntT):
         return None
-    value = evaluate(ev.c, formula, args)
+    if summary.get("compare"):
+        op, i, j = summary["compare"]
+        if max(i, j) >= len(args) or not all(isinstance(args[k], GLS) for k in (i, j)):
+            return None
+        value = ev.pointer_compare(op, args[i], args[j])
+    elif formula is None:
+        return None
+    else:
+        value = evaluate(ev.c, formula, args)
     return resize(ev.c, value, lv_type.bits, lv_type.signed) if value is not None else None
 
 
