@@ -52,7 +52,7 @@ def _type_a(ctx, checker, data, uid, obj, known) -> bool:
             _issue(ctx, checker, data, uid, obj, lit, e.coord, e.kind, e.text)
             return True
     errors = [e._replace(lit=c.AND(e.lit, -e.inited)) for e in errors]
-    if not _from_both_entries(ctx, fs, s0, c.OR_all(e.lit for e in errors)):
+    if not _from_both_entries(ctx, data, s0, c.OR_all(e.lit for e in errors)):
         return False
     fallback = None
     for e in errors:
@@ -75,17 +75,75 @@ def _type_a(ctx, checker, data, uid, obj, known) -> bool:
     return False
 
 
-def _from_both_entries(ctx, fs, s0, any_error) -> bool:
+def _from_both_entries(ctx, data, s0, any_error) -> bool:
     """Some valuation of the input propositions lets an error follow both entry states (the
     paper's rule: `if (c & 0x80) lock(); if (c >= 0) unlock();` is a bug, though no one value
-    of c errs from both)."""
+    of c errs from both), and of the branch conditions the inputs alone decide (NOTE
+    [caller-decides])."""
     pins = [lit for _, lit in input_props(ctx)]   # flag words bit by bit: NOTE [flag-words]
+    fs = data.fs
+    return _both(ctx, fs, s0, any_error, pins) and \
+        _both(ctx, fs, s0, any_error, pins + _input_branches(ctx, data))
+
+
+def _both(ctx, fs, s0, any_error, pins) -> bool:
     for vals in _valuations(ctx, [any_error], pins):
         assume = [x if v else -x for x, v in zip(pins, vals)]
         if ctx.can(any_error, fs.is_(s0, U), *assume) and \
                 ctx.can(any_error, fs.is_(s0, L), *assume):
             return True
     return False
+
+
+# NOTE [caller-decides]: a branch whose condition the memory the function is given alone
+# decides (entry values read through its parameters or from globals: `switch
+# (state->conn_state)`, the type of a message in a slot it is given) is the caller's choice. A
+# lock
+# the function releases on one side and takes on the other follows a protocol the caller
+# keeps (vchiq's PAUSE leaves slot_mutex held, RESUME releases it), so errors from the two
+# entry states on the two sides are two contracts, not one bug. A condition on anything else
+# (a callee's result, a value read after a lock operation) still joins them, and so do the
+# parameters' own values beyond the paper's propositions (`if (c & 0x80) lock(); if (c >= 0)
+# unlock();` stays a bug).
+MAX_INPUT_BRANCHES = 6
+MAX_CONE = 2_000
+
+
+def _input_branches(ctx, data) -> list[int]:
+    leaves, before = set(), data.read_before_lock or set()
+    for obj, value in ctx.inputs.items():
+        if obj not in before or obj.root.origin != "env" or \
+                (obj.sym is not None and obj.sym.kind == "param"):
+            continue   # a parameter's own value: the paper's propositions (input_props)
+        bits = getattr(value, "bits", None)
+        lits = bits if bits is not None else [g for _, g in getattr(value, "entries", ())]
+        leaves.update(abs(x) for x in lits)
+    out = []
+    for lit, *_ in ctx.branches:
+        if abs(lit) > 1 and lit not in out and -lit not in out and _cone_in(ctx.c, lit, leaves):
+            out.append(lit)
+            if len(out) == MAX_INPUT_BRANCHES:
+                break
+    return out
+
+
+def _cone_in(c, lit, leaves) -> bool:
+    """Whether the literal's circuit cone has no input but `leaves`."""
+    seen, todo = set(), [abs(lit)]
+    while todo:
+        v = todo.pop()
+        if v in seen or v <= 1:
+            continue
+        seen.add(v)
+        if len(seen) > MAX_CONE:
+            return False
+        d = c.defs[v]
+        if d is None:
+            if v not in leaves:
+                return False
+            continue
+        todo.extend(abs(x) for x in d[1:])
+    return True
 
 
 def _issue(ctx, checker, data, uid, obj, lit, coord, kind, text) -> None:
