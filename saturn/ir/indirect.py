@@ -9,7 +9,9 @@ the functions it stores in slots or passes as arguments; a global's initialiser 
 of operations) stores too. `link` gathers the stores of the whole program and gives each
 indirect call the functions with a body its slot may hold (at most MAX_TARGETS); where nothing
 is stored in the slot, the address-taken functions of the call's type, if there are at most
-MAX_FALLBACK. They become callees, so they are analysed first, and `dispatch` turns such a call,
+MAX_FALLBACK, for a parameter, a local or a pointer read from elsewhere (a field or global
+with nothing stored in it is set in code not checked: another file of the program supplies
+it). They become callees, so they are analysed first, and `dispatch` turns such a call,
 for the analysis, into a chain of branches: `p == &f1` calls f1, `p == &f2` calls f2, ..., and
 otherwise the unknown call as before. Whether an unknown pointer equals a function is an unknown
 of its own (symex: NOTE [havoc-pointers]), so each target is one alternative. The otherwise-branch
@@ -81,8 +83,8 @@ def stored_function(lv, value) -> tuple | None:
     somewhere no slot names (`("taken",)`: an element of an array of pointers)."""
     while isinstance(value, N.Cast):
         value = value.a
-    if not isinstance(value, N.FuncAddr):
-        return None
+    if not isinstance(value, N.FuncAddr) or not isinstance(lv.type, T.PtrT):
+        return None   # an address kept as an integer (the kernel's symbol tables) calls nothing
     return slot_of(N.Read(lv.type, lv)) or ("taken",), value.name
 
 
@@ -160,10 +162,12 @@ def link(program) -> None:
         for slot, tkey in fn.indirect:
             found, complete = _stored(fn, slot, local, stores, addressed)
             limit = MAX_TARGETS
-            if not any(k in program.functions for k in found):
+            if slot[0] in ("param", "local", "type") and \
+                    not any(k in program.functions for k in found):
                 found, complete, limit = by_type.get(tkey, ()), False, MAX_FALLBACK
             targets = [k for k in sorted(k for k in found if k is not None)
-                       if k in program.functions and not _reaches(program, k, key)]
+                       if k in program.functions and k != key and
+                       not _reaches(program, k, key)]
             if targets and len(targets) <= limit:
                 table[slot] = (targets, complete and len(targets) == len(found))
         if table:
