@@ -80,12 +80,20 @@ def slot_of(e) -> tuple | None:
 
 def stored_function(lv, value) -> tuple | None:
     """(slot, function key) when `lv = value` stores a function's address: in a slot, or
-    somewhere no slot names (`("taken",)`: an element of an array of pointers)."""
+    somewhere no slot names (`("taken",)`: an element of an array of pointers); (slot,
+    ("param", i)) when it stores the function pointer parameter i (`port->cb = cb`)."""
     while isinstance(value, N.Cast):
         value = value.a
-    if not isinstance(value, N.FuncAddr) or not isinstance(lv.type, T.PtrT):
+    if not isinstance(lv.type, T.PtrT):
         return None   # an address kept as an integer (the kernel's symbol tables) calls nothing
-    return slot_of(N.Read(lv.type, lv)) or ("taken",), value.name
+    if isinstance(value, N.FuncAddr):
+        return slot_of(N.Read(lv.type, lv)) or ("taken",), value.name
+    source = slot_of(value)
+    slot = slot_of(N.Read(lv.type, lv))
+    if source is not None and source[0] == "param" and slot is not None and \
+            slot[0] in ("field", "var") and isinstance(lv.type.target, T.FuncT):
+        return slot, source
+    return None
 
 
 # The functions that start a thread, and which argument is its start routine.
@@ -176,12 +184,18 @@ def link(program) -> None:
 
 
 def _program_stores(program) -> dict:
-    """slot -> the function keys stored there anywhere in the program (None: something else)."""
+    """slot -> the function keys stored there anywhere in the program (None: something else);
+    a parameter stored in a field or global brings what the function's callers pass."""
     stores: dict[tuple, set] = {}
+    forwarded = []
     for fn in program.functions.values():
         for slot, key in getattr(fn, "fn_stores", ()):
-            if slot[0] not in ("local", "param"):
+            if isinstance(key, tuple):
+                forwarded.append((slot, ("arg", fn.key, key[1])))
+            elif slot[0] not in ("local", "param"):
                 stores.setdefault(slot, set()).add(key)
+    for slot, arg in forwarded:
+        stores.setdefault(slot, set()).update(stores.get(arg, {None}))
     for g in program.globals.values():
         for stmt in g.inits:
             got = stored_function(stmt.lv, stmt.value) if isinstance(stmt, N.Assign) else None
