@@ -1,6 +1,6 @@
 """One command: fetch the corpora, run `saturn check` on each, print the figures.
 
-    python bench/run.py [--checkers assert,lock,leak,free,resource] [--jobs 2] [--no-peers] [CORPUS ...]
+    python bench/run.py [--checkers assert,lock,leak,resource] [--jobs 2] [--no-peers] [CORPUS ...]
 
 Prints per corpus: files, preprocessed lines, functions, skipped files, unsupported constructs,
 incomplete functions, reports, time per phase, wall and CPU time, lines per second per core,
@@ -194,7 +194,7 @@ def main() -> int:
                     help=f"PyPI corpora ({', '.join(CORPORA)}), kernel subsystems "
                          f"({', '.join(KERNEL_PREFIX + k for k in kernel.SUBSYSTEMS)}) and "
                          "cstdl (known kernel double locks)")
-    ap.add_argument("--checkers", default="assert,lock,leak,free,resource")
+    ap.add_argument("--checkers", default="assert,lock,leak,resource")
     ap.add_argument("--jobs", default=str(os.cpu_count() or 1))
     ap.add_argument("--no-peers", action="store_true", help="do not run clang-14 and cppcheck")
     args = ap.parse_args()

@@ -9,7 +9,7 @@ parameter the function closes or keeps).
 """
 from __future__ import annotations
 
-from saturn.checker import FALSE, equals_const, less_than, same_int
+from saturn.checker import FALSE, callee_summary, equals_const, less_than, same_int
 from saturn.ir import types as T
 
 from . import handles
@@ -277,6 +277,16 @@ def held_by(ctx, checker, st, locations, depth: int = POINTER_HOPS):
 # results are written by every ownership checker (a new thing has no other value), and
 # `returns_param` only by the leak checker, as it always did: the engine's own summary already
 # makes such a result the parameter's object (symex/calls.returned_value).
+def _sized(ctx, call, args):
+    """Where a new block may be: a fresh literal, false where the size argument the callee's
+    result needs is 0 (`frealloc(ud, p, osize, 0)` frees; NOTE [result-summaries])."""
+    result = (callee_summary(ctx, call.callee, "<engine>") or {}).get("result") or {}
+    k = result.get("null_if_zero")
+    if k is None or k >= len(args) or not hasattr(ctx.force(args[k]), "bits"):
+        return None
+    return ctx.c.AND(ctx.c.new_var(), ctx.truth(args[k]))
+
+
 def apply(ctx, checker, call, summary, escapees, args, st, held=None) -> None:
     held = held or {}
     if escapees:
@@ -287,7 +297,8 @@ def apply(ctx, checker, call, summary, escapees, args, st, held=None) -> None:
         value, _ = checker.acquire(ctx, st, call.coord, name, call.text, call.ret)
         ctx.store(call.lv, value, st)
     elif summary.get("allocator") and call.lv is not None:
-        obj, v = checker.allocate(ctx, st, call.coord, name, call.text)
+        obj, v = checker.allocate(ctx, st, call.coord, name, call.text,
+                                  _sized(ctx, call, args))
         ctx.store(call.lv, ctx.pointer([(obj, v), (None, -v)]), st)
         typed = ctx.pointer([(ctx.view(obj, getattr(call.lv.type, "target", None)), v)])
         for steps in summary.get("fields", []):

@@ -12,8 +12,10 @@ the second call returned 0, and two calls of a pure helper with one argument cou
   says which (`compare`) and a caller compares its own arguments, so the walk ends where the
   list does (parameters are unknowns of their own in the callee, never equal unless null);
 - otherwise the bits that are the same on every path that returns (`known`), and for a
-  pointer that it is never null (`nonnull`), which a caller assumes of the fresh value it
-  gets (the sign, `0 or -errno`, is interface.return_sign's).
+  pointer that it is never null (`nonnull`), or null wherever an integer parameter is 0
+  (`null_if_zero`: an allocator called with size 0 frees, as realloc(p, 0) and lua's
+  allocator do), which a caller assumes of the fresh value it gets (the sign, `0 or -errno`,
+  is interface.return_sign's).
 """
 from __future__ import annotations
 
@@ -25,6 +27,8 @@ from ..logic.circuit import FALSE, TRUE
 from ..memory.gls import GLS
 
 MAX_GATES = 2000
+MAX_ZERO_PARAMS = 6
+ZERO_BUDGET = 2_000   # conflicts; an open question keeps the result unknown
 KNOWN_BITS_MAX_VARS = 20_000   # a model and a few more per result: cheap only on small formulas
 
 
@@ -44,9 +48,25 @@ def result_summary(ctx, exit_state) -> dict | None:
             return {"formula": formula}
         return _known_bits(ctx, exit_state, value)
     if isinstance(rv.type, T.PtrT) and isinstance(value, GLS) and ctx.session.affordable():
-        null = value.null_guard()
-        if value.locations() and (null == FALSE or not ctx.can(ctx.lit(exit_state.guard), null)):
+        null, g = value.null_guard(), ctx.lit(exit_state.guard)
+        if value.locations() and (null == FALSE or not ctx.can(g, null)):
             return {"nonnull": True}
+        zero = _null_when_zero(ctx, g, null)
+        if zero is not None:
+            return {"null_if_zero": zero}
+    return None
+
+
+def _null_when_zero(ctx, g, null) -> int | None:
+    """The integer parameter whose value 0 makes the result null (`realloc`-like allocators:
+    lua's l_alloc frees and returns NULL for a size of 0)."""
+    for p in ctx.fn.params[:MAX_ZERO_PARAMS]:
+        value = ctx.initial_value(p)
+        if not isinstance(p.type, T.IntT) or not isinstance(value, BitVec):
+            continue
+        zero = -ctx.truth(value)
+        if ctx.can(g, zero, budget=ZERO_BUDGET) and not ctx.can(g, zero, -null, budget=ZERO_BUDGET):
+            return p.index
     return None
 
 

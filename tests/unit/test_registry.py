@@ -25,7 +25,7 @@ BUILT_IN = ["assert", "lock", "leak", "free", "resource"]
 
 def test_the_built_in_checkers_are_found_in_checkers():
     assert registry.names() == BUILT_IN
-    assert registry.default_names() == ["lock", "leak", "free", "resource"]
+    assert registry.default_names() == ["lock", "leak", "resource"]
     kinds = [k.name for k in registry.kinds()]
     assert len(kinds) == len(set(kinds)) and "memory.leak" in kinds
     assert all(k.severity in ("error", "warning", "note") and k.help for k in registry.kinds())

@@ -33,3 +33,25 @@ void ok_source(void) {
 /* Storing through the parameter does hand the block out. */
 static void keep(char **slot) { *slot = malloc(8); }
 void ok_keep(char **slot) { keep(slot); }
+
+/* A realloc-like allocator that frees and returns NULL for a size of 0 (lua's l_alloc): a call
+ * with size 0 is a free, and makes no block. */
+static void *my_realloc(void *ud, void *ptr, unsigned long osize, unsigned long nsize) {
+    (void)ud; (void)osize;
+    if (nsize == 0) {
+        free(ptr);
+        return NULL;
+    }
+    return realloc(ptr, nsize);
+}
+// expect-summary: my_realloc: result: null where param3 is 0
+
+void ok_free_through_allocator(void *block, unsigned long size) {
+    my_realloc(NULL, block, size, 0);
+}
+
+void bad_allocated_through_allocator(unsigned long n) {
+    char *p = my_realloc(NULL, NULL, 0, n + 1);     // expect: memory.leak
+    if (p)
+        p[0] = 1;
+}
