@@ -31,6 +31,7 @@ class Builder:
         self.fn_stores: set = set()
         self.spawns: set = set()      # start routines handed to threads: NOTE [entry-points]
         self.inits: list = []         # (name, slot, constant, line): NOTE [init-sites]
+        self.wrapped: dict = {}       # result temp -> the one argument of the call that made it
         self.temps = 0
         self.locals: list[N.Symbol] = []
         # id(Const) -> id(its AST node), of the numbers equal to their line: NOTE [line-literals]

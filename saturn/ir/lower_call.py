@@ -46,7 +46,7 @@ class CallLowering:
             spawned = indirect.spawned(callee, values)   # NOTE [entry-points] in ir/program.py
             if spawned is not None:
                 self.b.spawns.add(spawned)
-            site = indirect.init_site(callee, values)    # NOTE [init-sites] in ir/program.py
+            site = indirect.init_site(callee, self._unwrapped(values))   # NOTE [init-sites]
             if site is not None:
                 self.b.inits.append((*site, self.coord(node).line))
             self.b.fn_stores.update(indirect.passed_functions(callee, values))
@@ -58,6 +58,8 @@ class CallLowering:
             tmp = self.b.temp(ftype.ret, "ret")
             result = N.VarLv(ftype.ret, tmp)
         text = source_text(node)
+        if result is not None and callee is not None and len(values) == 1:
+            self.b.wrapped[result.sym] = values[0]
         self.b.emit(N.Call(self.coord(node), result, func, tuple(values), callee, ftype.ret, text))
         short = callee.rsplit(":", 1)[-1] if callee else None
         if ftype.noreturn or short in NORETURN:
@@ -65,6 +67,17 @@ class CallLowering:
         if result is None:
             return N.Unknown(T.VOID, "")
         return N.Read(result.type, result)
+
+    def _unwrapped(self, values: list) -> list:
+        """The arguments with a first one made by a one-argument call given that call's
+        argument (`__raw_spin_lock_init(spinlock_check(&q->lock), ...)` initialises q->lock)."""
+        first = values[0] if values else None
+        while isinstance(first, N.Cast):
+            first = first.a
+        if isinstance(first, N.Read) and isinstance(first.lv, N.VarLv) and \
+                first.lv.sym in self.b.wrapped:
+            return [self.b.wrapped[first.lv.sym], *values[1:]]
+        return values
 
     def implicit_function(self, name):
         ftype = T.FuncT(T.INT, (), True)

@@ -107,7 +107,8 @@ class Program:
         """NOTE [init-sites]: every `x_init(&slot, k, ...)` call of the program, by name and slot
         (a struct field by its struct's type, or a global): how many places initialise a
         kind of lock (lockdep gives each its own class) and with what count a semaphore is
-        made (one that starts above 1, or at 0, counts or signals: not a lock)."""
+        made (one that starts above 1, or at 0, counts or signals: not a lock). The slot may
+        reach the initialiser through a one-argument wrapper (`spinlock_check(&q->lock)`)."""
         sites: dict = {}
         for fn in self.functions.values():
             for name, slot, k, line in getattr(fn, "inits", ()):

@@ -488,6 +488,23 @@ void ok_move_frames(struct squeue *from, struct squeue *to) {
     spin_unlock(&from->lock);
 }
 
+/* The same, with the lock handed to the initialiser through Linux 6.1's type-check wrapper
+ * (`__raw_spin_lock_init(spinlock_check(lock), ...)`): r8188eu's defrag_q and free queue. */
+static inline raw_spinlock_t *spinlock_check(spinlock_t *lock) { return &lock->rlock; }
+#define spin_lock_init_checked(l) __raw_spin_lock_init(spinlock_check(l), #l, 0)
+struct frame_q { spinlock_t lock; int n; };
+struct sta_priv { struct frame_q defrag_q; };
+struct rx_priv { struct frame_q free_q; };
+void sta_init(struct sta_priv *s) { spin_lock_init_checked(&s->defrag_q.lock); }
+void rx_init(struct rx_priv *r) { spin_lock_init_checked(&r->free_q.lock); }
+void ok_free_defragged(struct frame_q *defrag_q, struct frame_q *free_q) {
+    spin_lock(&defrag_q->lock);
+    spin_lock(&free_q->lock);
+    free_q->n += defrag_q->n;
+    spin_unlock(&free_q->lock);
+    spin_unlock(&defrag_q->lock);
+}
+
 /* Two entries two calls returned are two entries: holding one's lock while taking the
  * other's is no recursive locking of one lock. */
 struct pmb_entry { spinlock_t lock; struct pmb_entry *link; };
