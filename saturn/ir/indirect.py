@@ -44,6 +44,20 @@ def type_key(t) -> str:
     return f"fn({','.join(p.key() for p in t.params)})->{t.ret.key()}"
 
 
+def shape(params, variadic: bool) -> str:
+    """The kinds of a function's parameters, `p` pointer or `v` value (`...` if variadic): a
+    target whose shape differs from the call's is not what the pointer holds there (SQLite's
+    aSyscall[i].pCurrent is cast to each system call's own type)."""
+    return "".join("p" if isinstance(t, T.PtrT) else "v" for t in params) + \
+        ("..." if variadic else "")
+
+
+def call_shape(t) -> str | None:
+    if isinstance(t, T.PtrT):
+        t = t.target
+    return shape(t.params, t.variadic) if isinstance(t, T.FuncT) else None
+
+
 def passed_functions(callee: str, args) -> list:
     """((\"arg\", callee, i), function key or None) for each argument of a direct call that is a
     function pointer: the functions a parameter slot may hold (None: not a known function)."""
@@ -66,6 +80,8 @@ def slot_of(e) -> tuple | None:
         return None
     lv = e.lv
     if isinstance(lv, N.FieldLv) and isinstance(lv.base.type, T.StructT):
+        if isinstance(lv.base, N.IndexLv):
+            return None   # a table's rows each hold their own function (SQLite's aSyscall)
         return ("field", lv.base.type.key(), lv.name)
     if isinstance(lv, N.VarLv):
         sym = lv.sym
@@ -167,7 +183,7 @@ def link(program) -> None:
             if slot[0] == "local":
                 local.setdefault(slot, set()).add(target)
         table = {}
-        for slot, tkey in fn.indirect:
+        for slot, tkey, want in fn.indirect:
             found, complete = _stored(fn, slot, local, stores, addressed)
             limit = MAX_TARGETS
             if slot[0] in ("param", "local", "type") and \
@@ -175,7 +191,7 @@ def link(program) -> None:
                 found, complete, limit = by_type.get(tkey, ()), False, MAX_FALLBACK
             targets = [k for k in sorted(k for k in found if k is not None)
                        if k in program.functions and k != key and
-                       not _reaches(program, k, key)]
+                       _fits(program.functions[k], want) and not _reaches(program, k, key)]
             if targets and len(targets) <= limit:
                 table[slot] = (targets, complete and len(targets) == len(found))
         if table:
@@ -215,6 +231,13 @@ def _stored(fn, slot, local, stores, addressed) -> tuple[set, bool]:
         complete = bool(found) and None not in found and fn.static and fn.key not in addressed
         return found, complete
     return stores.get(slot, set()), False
+
+
+def _fits(fn, want: str | None) -> bool:
+    """The target takes the call's kinds of arguments (a variadic call type accepts any)."""
+    if want is None or want.endswith("..."):
+        return True
+    return shape([p.type for p in fn.params], False) == want
 
 
 def _function_type(fn) -> str:

@@ -52,7 +52,8 @@ class CallLowering:
             self.b.fn_stores.update(indirect.passed_functions(callee, values))
         else:
             self.b.fn_pointer_calls += 1
-            self.b.indirect.append((indirect.call_slot(func), indirect.type_key(func.type)))
+            self.b.indirect.append((indirect.call_slot(func), indirect.type_key(func.type),
+                                    indirect.call_shape(func.type)))
         result = None
         if not isinstance(ftype.ret, T.VoidT):
             tmp = self.b.temp(ftype.ret, "ret")
