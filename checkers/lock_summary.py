@@ -107,7 +107,7 @@ def _bit_tests(cond):
     while stack:
         e = stack.pop()
         if isinstance(e, N.Binary) and e.op == "and":
-            a, b = _strip(e.a), _strip(e.b)
+            a, b = N.uncast(e.a), N.uncast(e.b)
             for x, y in ((a, b), (b, a)):
                 if isinstance(y, N.Const) and y.value > 0 and y.value & (y.value - 1) == 0 and \
                         isinstance(x, N.Read) and isinstance(x.lv, N.VarLv) and \
@@ -117,12 +117,6 @@ def _bit_tests(cond):
             if isinstance(child, N.Expr):
                 stack.append(child)
     return out
-
-
-def _strip(e):
-    while isinstance(e, N.Cast):
-        e = e.a
-    return e
 
 
 def field_candidates(ctx, data):
@@ -177,13 +171,9 @@ def _compared_constants(fn) -> list[int]:
     """Non-zero constants the function's branch conditions compare something with."""
     found = set()
     for block in fn.blocks.values():
-        cond = getattr(block.term, "cond", None)
-        while isinstance(cond, N.Cast):
-            cond = cond.a
+        cond = N.uncast(getattr(block.term, "cond", None))
         if isinstance(cond, N.Binary) and cond.op in ("eq", "ne"):
-            for side in (cond.a, cond.b):
-                while isinstance(side, N.Cast):
-                    side = side.a
+            for side in map(N.uncast, (cond.a, cond.b)):
                 if isinstance(side, N.Const) and side.value:
                     found.add(side.value)
     return sorted(found)[:4]

@@ -39,9 +39,11 @@ def type_key(t) -> str:
     """A function pointer type's key, its variadic flag left out (a function's own is not kept)."""
     if isinstance(t, T.PtrT):
         t = t.target
-    if not isinstance(t, T.FuncT):
-        return "?"
-    return f"fn({','.join(p.key() for p in t.params)})->{t.ret.key()}"
+    return _fn_key(t.params, t.ret) if isinstance(t, T.FuncT) else "?"
+
+
+def _fn_key(params, ret) -> str:
+    return f"fn({','.join(p.key() for p in params)})->{ret.key()}"
 
 
 def shape(params, variadic: bool) -> str:
@@ -59,12 +61,11 @@ def call_shape(t) -> str | None:
 
 
 def passed_functions(callee: str, args) -> list:
-    """((\"arg\", callee, i), function key or None) for each argument of a direct call that is a
+    """(("arg", callee, i), function key or None) for each argument of a direct call that is a
     function pointer: the functions a parameter slot may hold (None: not a known function)."""
     out = []
     for i, a in enumerate(args):
-        while isinstance(a, N.Cast):
-            a = a.a
+        a = N.uncast(a)
         if isinstance(a, N.FuncAddr):
             out.append((("arg", callee, i), a.name))
         elif isinstance(a.type, T.PtrT) and isinstance(a.type.target, T.FuncT):
@@ -74,8 +75,7 @@ def passed_functions(callee: str, args) -> list:
 
 def slot_of(e) -> tuple | None:
     """Where a function pointer expression reads its value from, or None."""
-    while isinstance(e, N.Cast):
-        e = e.a
+    e = N.uncast(e)
     if not isinstance(e, N.Read):
         return None
     lv = e.lv
@@ -98,8 +98,7 @@ def stored_function(lv, value) -> tuple | None:
     """(slot, function key) when `lv = value` stores a function's address: in a slot, or
     somewhere no slot names (`("taken",)`: an element of an array of pointers); (slot,
     ("param", i)) when it stores the function pointer parameter i (`port->cb = cb`)."""
-    while isinstance(value, N.Cast):
-        value = value.a
+    value = N.uncast(value)
     if not isinstance(lv.type, T.PtrT):
         return None   # an address kept as an integer (the kernel's symbol tables) calls nothing
     if isinstance(value, N.FuncAddr):
@@ -142,14 +141,12 @@ def init_site(callee: str, args) -> tuple | None:
     if not name.endswith("_init") or not args:
         return None
     arg = args[0]
-    while isinstance(arg, N.Cast):
-        arg = arg.a
+    arg = N.uncast(arg)
     slot = _slot_chain(arg.lv) if isinstance(arg, N.AddrOf) else None
     if slot is None:
         return None
     k = args[1] if len(args) > 1 else None
-    while isinstance(k, N.Cast):
-        k = k.a
+    k = N.uncast(k)
     return name, slot, k.value if isinstance(k, N.Const) else None
 
 
@@ -159,8 +156,7 @@ def spawned(callee: str, args) -> str | None:
     if at is None or at >= len(args):
         return None
     arg = args[at]
-    while isinstance(arg, N.Cast):
-        arg = arg.a
+    arg = N.uncast(arg)
     return arg.name if isinstance(arg, N.FuncAddr) else None
 
 
@@ -241,7 +237,7 @@ def _fits(fn, want: str | None) -> bool:
 
 
 def _function_type(fn) -> str:
-    return f"fn({','.join(p.type.key() for p in fn.params)})->{fn.ret.key()}"
+    return _fn_key([p.type for p in fn.params], fn.ret)
 
 
 def _reaches(program, start: str, goal: str) -> bool:

@@ -72,9 +72,7 @@ class CallLowering:
     def _unwrapped(self, values: list) -> list:
         """The arguments with a first one made by a one-argument call given that call's
         argument (`__raw_spin_lock_init(spinlock_check(&q->lock), ...)` initialises q->lock)."""
-        first = values[0] if values else None
-        while isinstance(first, N.Cast):
-            first = first.a
+        first = N.uncast(values[0]) if values else None
         if isinstance(first, N.Read) and isinstance(first.lv, N.VarLv) and \
                 first.lv.sym in self.b.wrapped:
             return [self.b.wrapped[first.lv.sym], *values[1:]]

@@ -138,6 +138,13 @@ class IndexLv(Lvalue):
     index: Expr
 
 
+def uncast(e):
+    """`e` with the casts around it taken off (None stays None)."""
+    while isinstance(e, Cast):
+        e = e.a
+    return e
+
+
 def through_pointer(lv: Lvalue) -> bool:
     """Whether the lvalue dereferences a pointer (`*p`, `p->f`, `p[i]` of a pointer `p`)."""
     while not isinstance(lv, VarLv):

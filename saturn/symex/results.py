@@ -77,20 +77,14 @@ def _param_compare(fn) -> list | None:
               isinstance(s.lv, N.VarLv) and (s.lv.sym is fn.rv or s.lv.sym.kind == "param")]
     if len(stores) != 1 or stores[0].lv.sym is not fn.rv:
         return None
-    e = _bare(stores[0].value)
+    e = N.uncast(stores[0].value)
     if not isinstance(e, N.Binary) or e.op not in ("eq", "ne"):
         return None
-    sides = [_bare(e.a), _bare(e.b)]
+    sides = [N.uncast(e.a), N.uncast(e.b)]
     if not all(isinstance(x, N.Read) and isinstance(x.lv, N.VarLv) and x.lv.sym.kind == "param"
                and isinstance(x.lv.sym.type, T.PtrT) for x in sides):
         return None
     return [e.op, sides[0].lv.sym.index, sides[1].lv.sym.index]
-
-
-def _bare(e):
-    while isinstance(e, N.Cast):
-        e = e.a
-    return e
 
 
 def _param_bits(ctx) -> dict[int, tuple[int, int]]:
