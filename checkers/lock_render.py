@@ -68,6 +68,8 @@ def lock_lines(summary: dict) -> list[str]:
             parts.append(f"[{text}]")
         prefix = "constructor " if lk.get("constructor") else ""
         lines.append(f"lock {prefix}{lk['name']}: " + " ".join(parts))
+    if summary.get("coarse") and lines:   # NOTE [lock-summary-budget]
+        lines.append("lock conditions: coarse (the question budget ran out)")
     return lines
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from saturn.report.diagnostic import TraceNote
 
 from .lock_apply import reported_by_callee
-from .lock_summary import ACQ, L, REL, U, _valuations, lock_exists, input_props
+from .lock_summary import ACQ, INF, L, REL, U, Answers, input_props, lock_exists, valuations
 
 
 def report(ctx, checker, exit_state, summary) -> None:
@@ -87,7 +87,7 @@ def _from_both_entries(ctx, data, s0, any_error) -> bool:
 
 
 def _both(ctx, fs, s0, any_error, pins) -> bool:
-    for vals in _valuations(ctx, [any_error], pins):
+    for vals in valuations(ctx, [any_error], pins, Answers(INF)):
         assume = [x if v else -x for x, v in zip(pins, vals)]
         if ctx.can(any_error, fs.is_(s0, U), *assume) and \
                 ctx.can(any_error, fs.is_(s0, L), *assume):

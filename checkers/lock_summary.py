@@ -41,6 +41,8 @@ class LockError(NamedTuple):
 
 
 MAX_PIN = 3
+QUESTION_BUDGET = 10_000_000   # the solver's propagations: NOTE [lock-summary-budget]
+INF = float("inf")
 MAX_FIELD_TRIES = 6
 MAX_INHERITED = 2
 U, L, R, E = 0, 1, 2, 3
@@ -212,28 +214,42 @@ def _vague(lock) -> float:
     return vague / len(groups) if groups else 0.0
 
 
-def _valuations(ctx, base, lits, prefix=(), memo=None, holds=False) -> list:
+def valuations(ctx, base, lits, memo, prefix=(), holds=False) -> list:
     """Every assignment of `lits` consistent with `base`, by splitting (prunes early; a
     consistent base whose literal cannot hold needs no query for its negation); `memo` keeps
-    the answers for a later call whose `lits` extend these (`_locks`' `late`)."""
-    if holds and memo is not None:
+    the answers for a later call whose `lits` extend these."""
+    if holds:
         memo[tuple(base)] = True
     if not holds and not _can(ctx, memo, base):
         return []
     if not lits:
         return [prefix]
     head, rest = lits[0], lits[1:]
-    first = _valuations(ctx, base + [head], rest, prefix + (1,), memo)
-    return first + _valuations(ctx, base + [-head], rest, prefix + (0,), memo, not first)
+    first = valuations(ctx, base + [head], rest, memo, prefix + (1,))
+    return first + valuations(ctx, base + [-head], rest, memo, prefix + (0,), not first)
+
+
+class Answers(dict):
+    """SAT answers by their assumptions, and the solver's work (`ctx.work`) left for new
+    questions."""
+    def __init__(self, budget: float):
+        super().__init__()
+        self.left = budget
+
+
+class OverBudget(Exception):
+    pass
 
 
 def _can(ctx, memo, lits) -> bool:
-    if memo is None:
-        return ctx.can(*lits)
     key = tuple(lits)
     got = memo.get(key)
     if got is None:
+        if memo.left <= 0:
+            raise OverBudget
+        before = ctx.work()
         got = memo[key] = ctx.can(*lits)
+        memo.left -= ctx.work() - before
     return got
 
 
@@ -244,29 +260,18 @@ def infer(ctx, checker, exit_state) -> dict:
     if exit_state is None or not data.locks:
         return summary
     pout, pin = output_props(ctx, exit_state), input_props(ctx)
-    memo: dict = {}   # SAT answers shared by the trials below (`_locks`' `late`)
-    locks = _locks(ctx, checker, exit_state, pin, pout, memo=memo)
-    vague = {uid for uid, lk in locks.items() if _vague(lk)}
-    added, tried = _inherited_pins(ctx, checker, exit_state, pin, pout, locks, vague, memo) \
-        if vague else ([], {})
-    if added:
-        pin = pin + added
-        locks = {uid: tried.get(uid) or _widen(lk, len(added)) for uid, lk in locks.items()}
-    locks = list(locks.values())
-    if _ambiguous(locks):
-        # The exit state may follow a value the function reads from its inputs (a flag in a
-        # struct): add such propositions one at a time while they remove ambiguity.
-        for cand in field_candidates(ctx, data):
-            if len(pin) >= MAX_PIN + 2:
-                break
-            if any(cand[0] == d for d, _ in pin):
-                continue
-            trial = list(_locks(ctx, checker, exit_state, pin + [cand], pout, memo=memo,
-                                late=len(added) + 1).values())
-            if _ambiguous(trial) < _ambiguous(locks):
-                pin, locks, added = pin + [cand], trial, added + [cand]
-                if not _ambiguous(locks):
-                    break
+    memo = Answers(QUESTION_BUDGET)   # shared by the stages below: NOTE [lock-summary-budget]
+    locks = None
+    try:
+        locks = list(_locks(ctx, checker, exit_state, [], pout, memo=memo).values())
+        pin, locks = _refined(ctx, checker, exit_state, pin, pout, memo)
+    except OverBudget:
+        summary["coarse"] = True
+        pin = []
+        if locks is None:   # not even the outputs' rows: no propositions at all
+            pout = []
+            memo.left = INF   # its questions were the first of the outputs' stage
+            locks = list(_locks(ctx, checker, exit_state, [], [], memo=memo).values())
     # A lock no path reaches the exit with (its object made only on paths that fail) says
     # nothing to callers, and no row of it could apply: left out.
     locks = [lk for lk in locks if lk["transitions"]]
@@ -280,6 +285,49 @@ def infer(ctx, checker, exit_state) -> dict:
     return summary
 
 
+# NOTE [lock-summary-budget]: a summary's rows are valuations of its propositions, found by SAT
+# questions whose number grows with locks x 2^propositions, and in a large function one
+# question can take a second (thousands of conflicts to find a path to the exit). So the
+# questions of one summary may make at most QUESTION_BUDGET propagations of the solver (its
+# count of work: the same on every machine, unlike a clock), asked in order of need: the rows
+# by the outputs' propositions, then by the inputs' (split on last, so the first stage's
+# answers are reused), then the trials of more input propositions, which stop at the budget
+# and keep what they found. A summary over the budget keeps the last complete stage, or none
+# of the propositions (at most nine questions a lock, the first of which were asked): every
+# row is still a transition some path makes, only conditioned on less, so callers see more
+# outcomes at once (vague: NOTE [vague-callees]) and report less, never more. It says
+# "coarse", and `saturn summary` shows it.
+def _refined(ctx, checker, exit_state, pin, pout, memo):
+    """The input propositions and the locks' transitions: the parameters', then callees' flags
+    and input fields tried while they remove ambiguity (NOTE [lock-propositions])."""
+    locks = _locks(ctx, checker, exit_state, pin, pout, memo=memo)   # may be over budget
+    vague = {uid for uid, lk in locks.items() if _vague(lk)}
+    added, tried = _inherited_pins(ctx, checker, exit_state, pin, pout, locks, vague, memo) \
+        if vague else ([], {})
+    if added:
+        pin = pin + added
+        locks = {uid: tried.get(uid) or _widen(lk, len(added)) for uid, lk in locks.items()}
+    locks = list(locks.values())
+    if _ambiguous(locks):
+        # The exit state may follow a value the function reads from its inputs (a flag in a
+        # struct): add such propositions one at a time while they remove ambiguity.
+        for cand in field_candidates(ctx, ctx.data[checker.name]):
+            if len(pin) >= MAX_PIN + 2:
+                break
+            if any(cand[0] == d for d, _ in pin):
+                continue
+            try:
+                trial = list(_locks(ctx, checker, exit_state, pin + [cand], pout,
+                                    memo=memo).values())
+            except OverBudget:
+                break
+            if _ambiguous(trial) < _ambiguous(locks):
+                pin, locks = pin + [cand], trial
+                if not _ambiguous(locks):
+                    break
+    return pin, locks
+
+
 def _inherited_pins(ctx, checker, exit_state, pin, pout, locks, vague, memo):
     """The callees' flags (`inherited_props`) that tell more of the vague locks' outcomes
     apart, added one at a time, and the vague locks' transitions with them. Each doubles the
@@ -287,13 +335,16 @@ def _inherited_pins(ctx, checker, exit_state, pin, pout, locks, vague, memo):
     are computed again, asking only what `memo` does not know (they are split on last); the
     others' rows hold for every value of them (`_widen`)."""
     def trial(extra):
-        got = _locks(ctx, checker, exit_state, pin + extra, pout, vague, memo, len(extra))
+        got = _locks(ctx, checker, exit_state, pin + extra, pout, vague, memo)
         return sum(map(_vague, got.values())), got
     added, best, tried = [], sum(_vague(locks[uid]) for uid in vague), {}
     for cand in inherited_props(ctx, ctx.data[checker.name])[:MAX_FIELD_TRIES]:
         if not best or len(added) >= MAX_INHERITED:
             break
-        share, got = trial(added + [cand])
+        try:
+            share, got = trial(added + [cand])
+        except OverBudget:
+            break
         if share < best:
             added, best, tried = added + [cand], share, got
     return added, tried
@@ -306,16 +357,15 @@ def _widen(lock, k: int) -> dict:
     return dict(lock, transitions=rows)
 
 
-def _locks(ctx, checker, exit_state, pin, pout, only=None, memo=None, late=0) -> dict:
-    """Each lock's transitions by uid (only those of `only`, if given). The last `late` input
-    propositions are split on after the output ones: with `memo`, an earlier call without them
-    answered every query but the last splits."""
+def _locks(ctx, checker, exit_state, pin, pout, only=None, memo=None) -> dict:
+    """Each lock's transitions by uid (only those of `only`, if given). The output propositions
+    are split on first, then the input ones in their order: a call with more input
+    propositions asks `memo` only for the splits the earlier calls did not make."""
     data = ctx.data[checker.name]
     fs, g = data.fs, ctx.lit(exit_state.guard)
     roots = ctx.handed_out(exit_state)
-    early = len(pin) - late
-    lits = [lit for _, lit in pin[:early]] + [lit for _, lit in pout] + \
-        [lit for _, lit in pin[early:]]
+    outs = len(pout)
+    lits = [lit for _, lit in pout] + [lit for _, lit in pin]
     locks = {}
     for uid, obj in sorted(data.locks.items(), key=lambda kv: (kv[1].path, kv[0])):
         steps = ctx.interface_steps(obj, roots) if only is None or uid in only else None
@@ -333,15 +383,14 @@ def _locks(ctx, checker, exit_state, pin, pout, only=None, memo=None, late=0) ->
             entry = [data.known[uid], exists] if s is None else [fs.is_(s0, s), exists]
             for s2 in (U, L, R, E):
                 base = [g, *entry, fs.is_(final, s2)]
-                for vals in _valuations(ctx, base, lits, memo=memo):
+                for vals in valuations(ctx, base, lits, memo):
                     why = ""
                     if s2 == E:
                         assumed = base + [x if v else -x for x, v in zip(lits, vals)]
                         why = "release" if _can(ctx, memo, assumed + [fs.is_(cause, REL)]) \
                             else "acquire"
-                    outs = len(pout) + early
-                    rows.append([list(vals[:early] + vals[outs:]), "*" if s is None else s,
-                                 list(vals[early:outs]), s2, why])
+                    rows.append([list(vals[outs:]), "*" if s is None else s,
+                                 list(vals[:outs]), s2, why])
         locks[uid] = {"path": steps, "name": ctx.render_path(steps), "constructor": constructor,
                       "transitions": rows}
         if uid in data.tracked:   # NOTE [lock-classes]

@@ -122,6 +122,12 @@ class Session:
             raise BudgetExceeded("SAT conflicts")
         return result
 
+    def work(self) -> int:
+        """The solver's propagations so far: a measure of the time its questions took that is
+        the same on every machine (CaDiCaL and Glucose count them; otherwise the questions)."""
+        stats = self.solver.accum_stats() or {}
+        return stats.get("propagations", self.queries)
+
     def _cone(self, lits, emit) -> None:
         self.circuit.cone_clauses(lits, emit)
 

@@ -194,6 +194,10 @@ class FunctionContext:
         open counts as possible (for questions with a conservative answer: NOTE [budgets])."""
         return self.session.can(*lits, budget=budget)
 
+    def work(self) -> int:
+        """The solver's work so far (deterministic: for budgets of optional questions)."""
+        return self.session.work()
+
     def affordable(self) -> bool:
         """Whether a question with a conservative answer is worth asking (NOTE [budgets])."""
         return self.session.affordable()
