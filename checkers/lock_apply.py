@@ -148,6 +148,11 @@ def _apply_lock(ctx, checker, call, lk, obj, g, old, pins, pouts, st):
     data.first_op(ctx)
     data.locks.setdefault(obj.addr.uid, obj)
     rows = lk["transitions"]
+    if lk.get("unknown"):   # NOTE [lock-summary-budget]
+        held = fs.ite(c.new_var(), fs.const(L), fs.const(U))
+        ctx.set_attr(st, obj, "#lock", held, g)
+        ctx.set_attr(st, obj, "#lockvague", fs.const(1), g)
+        return
     if not rows:
         return   # (summaries stored before such locks were left out of them)
     enabled = _choose(ctx, rows, [_enabled(ctx, fs, r, old, pins, pouts) for r in rows])

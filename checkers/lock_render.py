@@ -66,6 +66,8 @@ def lock_lines(summary: dict) -> list[str]:
             if cond:
                 text += " if " + " and ".join(cond)
             parts.append(f"[{text}]")
+        if lk.get("unknown"):
+            parts = ["[unknown]"]
         prefix = "constructor " if lk.get("constructor") else ""
         lines.append(f"lock {prefix}{lk['name']}: " + " ".join(parts))
     if summary.get("coarse") and lines:   # NOTE [lock-summary-budget]

@@ -2,10 +2,11 @@
 ambiguous exit, and locks the function made that stay held where no caller can reach them."""
 from __future__ import annotations
 
+from saturn.ir import nodes as N
 from saturn.report.diagnostic import TraceNote
 
 from .lock_apply import reported_by_callee
-from .lock_summary import ACQ, INF, L, REL, U, Answers, input_props, lock_exists, valuations
+from .lock_summary import ACQ, L, REL, U, Answers, input_props, lock_exists, valuations
 
 
 def report(ctx, checker, exit_state, summary) -> None:
@@ -87,7 +88,7 @@ def _from_both_entries(ctx, data, s0, any_error) -> bool:
 
 
 def _both(ctx, fs, s0, any_error, pins) -> bool:
-    for vals in valuations(ctx, [any_error], pins, Answers(INF)):
+    for vals in valuations(ctx, [any_error], pins, Answers(float("inf"))):
         assume = [x if v else -x for x, v in zip(pins, vals)]
         if ctx.can(any_error, fs.is_(s0, U), *assume) and \
                 ctx.can(any_error, fs.is_(s0, L), *assume):
@@ -98,33 +99,44 @@ def _both(ctx, fs, s0, any_error, pins) -> bool:
 # NOTE [caller-decides]: a branch whose condition the memory the function is given alone
 # decides (entry values read through its parameters or from globals: `switch
 # (state->conn_state)`, the type of a message in a slot it is given) is the caller's choice. A
-# lock
-# the function releases on one side and takes on the other follows a protocol the caller
+# lock the function releases on one side and takes on the other follows a protocol the caller
 # keeps (vchiq's PAUSE leaves slot_mutex held, RESUME releases it), so errors from the two
-# entry states on the two sides are two contracts, not one bug. A condition on anything else
-# (a callee's result, a value read after a lock operation) still joins them, and so do the
-# parameters' own values beyond the paper's propositions (`if (c & 0x80) lock(); if (c >= 0)
-# unlock();` stays a bug).
+# entry states on the two sides are two contracts, not one bug. So is a parameter's value
+# compared with a constant for equality: a command code the caller passes
+# (`if (type(msgid) != RESUME) lock(); ... if (type(msgid) != PAUSE) unlock();`). A condition
+# on anything else (a callee's result, a value read after a lock operation) still joins
+# them, and so do the parameters' bits and signs beyond the paper's propositions
+# (`if (c & 0x80) lock(); if (c >= 0) unlock();` stays a bug).
 MAX_INPUT_BRANCHES = 6
 MAX_CONE = 2_000
 
 
 def _input_branches(ctx, data) -> list[int]:
-    leaves, before = set(), data.read_before_lock or set()
+    memory, params, before = set(), set(), data.read_before_lock or set()
     for obj, value in ctx.inputs.items():
-        if obj not in before or obj.root.origin != "env" or \
-                (obj.sym is not None and obj.sym.kind == "param"):
-            continue   # a parameter's own value: the paper's propositions (input_props)
+        if obj not in before or obj.root.origin != "env":
+            continue
         bits = getattr(value, "bits", None)
         lits = bits if bits is not None else [g for _, g in getattr(value, "entries", ())]
-        leaves.update(abs(x) for x in lits)
+        param = obj.sym is not None and obj.sym.kind == "param"
+        (params if param else memory).update(abs(x) for x in lits)
     out = []
-    for lit, *_ in ctx.branches:
-        if abs(lit) > 1 and lit not in out and -lit not in out and _cone_in(ctx.c, lit, leaves):
+    for lit, _, term, *_ in ctx.branches:
+        if abs(lit) <= 1 or lit in out or -lit in out:
+            continue
+        if _cone_in(ctx.c, lit, memory) or \
+                (_command_code(term.cond) and _cone_in(ctx.c, lit, memory | params)):
             out.append(lit)
             if len(out) == MAX_INPUT_BRANCHES:
                 break
     return out
+
+
+def _command_code(cond) -> bool:
+    """`x == K` or `x != K`: a value compared with a constant for equality."""
+    cond = N.uncast(cond)
+    return isinstance(cond, N.Binary) and cond.op in ("eq", "ne") and \
+        (isinstance(N.uncast(cond.a), N.Const)) != (isinstance(N.uncast(cond.b), N.Const))
 
 
 def _cone_in(c, lit, leaves) -> bool:

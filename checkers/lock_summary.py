@@ -42,7 +42,6 @@ class LockError(NamedTuple):
 
 MAX_PIN = 3
 QUESTION_BUDGET = 10_000_000   # the solver's propagations: NOTE [lock-summary-budget]
-INF = float("inf")
 MAX_FIELD_TRIES = 6
 MAX_INHERITED = 2
 U, L, R, E = 0, 1, 2, 3
@@ -270,11 +269,12 @@ def infer(ctx, checker, exit_state) -> dict:
         pin = []
         if locks is None:   # not even the outputs' rows: no propositions at all
             pout = []
-            memo.left = INF   # its questions were the first of the outputs' stage
-            locks = list(_locks(ctx, checker, exit_state, [], [], memo=memo).values())
+            memo.left = QUESTION_BUDGET   # its first questions were the outputs' stage's
+            locks = list(_locks(ctx, checker, exit_state, [], [], memo=memo,
+                                partial=True).values())
     # A lock no path reaches the exit with (its object made only on paths that fail) says
     # nothing to callers, and no row of it could apply: left out.
-    locks = [lk for lk in locks if lk["transitions"]]
+    locks = [lk for lk in locks if lk["transitions"] or lk.get("unknown")]
     keep = [j for j in range(len(pin)) if any(_matters(lk["transitions"], j) for lk in locks)]
     for lk in locks:
         lk["transitions"] = _project(lk["transitions"], keep)
@@ -292,11 +292,13 @@ def infer(ctx, checker, exit_state) -> dict:
 # count of work: the same on every machine, unlike a clock), asked in order of need: the rows
 # by the outputs' propositions, then by the inputs' (split on last, so the first stage's
 # answers are reused), then the trials of more input propositions, which stop at the budget
-# and keep what they found. A summary over the budget keeps the last complete stage, or none
-# of the propositions (at most nine questions a lock, the first of which were asked): every
-# row is still a transition some path makes, only conditioned on less, so callers see more
-# outcomes at once (vague: NOTE [vague-callees]) and report less, never more. It says
-# "coarse", and `saturn summary` shows it.
+# and keep what they found. A summary over the budget keeps the last complete stage, or, with
+# a budget afresh, none of the propositions (at most nine questions a lock, the first of which
+# were asked): every row is still a transition some path makes, only conditioned on less, so
+# callers see more outcomes at once (vague: NOTE [vague-callees]) and report less, never
+# more. The locks even that budget does not reach are "unknown": a caller gives them a state,
+# locked or not, on which it reports nothing (lock_apply). The summary says "coarse", and
+# `saturn summary` shows it.
 def _refined(ctx, checker, exit_state, pin, pout, memo):
     """The input propositions and the locks' transitions: the parameters', then callees' flags
     and input fields tried while they remove ambiguity (NOTE [lock-propositions])."""
@@ -357,45 +359,62 @@ def _widen(lock, k: int) -> dict:
     return dict(lock, transitions=rows)
 
 
-def _locks(ctx, checker, exit_state, pin, pout, only=None, memo=None) -> dict:
+def _locks(ctx, checker, exit_state, pin, pout, only=None, memo=None, partial=False) -> dict:
     """Each lock's transitions by uid (only those of `only`, if given). The output propositions
     are split on first, then the input ones in their order: a call with more input
-    propositions asks `memo` only for the splits the earlier calls did not make."""
+    propositions asks `memo` only for the splits the earlier calls did not make. `partial`:
+    the locks the budget does not reach are "unknown" (NOTE [lock-summary-budget])."""
     data = ctx.data[checker.name]
-    fs, g = data.fs, ctx.lit(exit_state.guard)
     roots = ctx.handed_out(exit_state)
-    outs = len(pout)
-    lits = [lit for _, lit in pout] + [lit for _, lit in pin]
     locks = {}
     for uid, obj in sorted(data.locks.items(), key=lambda kv: (kv[1].path, kv[0])):
         steps = ctx.interface_steps(obj, roots) if only is None or uid in only else None
         if steps is None:
             continue
-        constructor = uid in data.known
-        s0 = checker._entry_value(data, (uid, "#lock"))
-        final = exit_state.attrs.get((uid, "#lock"), s0)
-        cause = exit_state.attrs.get((uid, "#lockcause"), fs.const(0))
-        rows = []
-        exists = lock_exists(ctx, obj, steps, exit_state)
-        for s in ([None] if constructor else [U, L]):
-            # A lock made here exists only where it is handed out too: not on the paths
-            # returning an ERR_PTR (tty_init_dev's alloc_tty_struct initialises it).
-            entry = [data.known[uid], exists] if s is None else [fs.is_(s0, s), exists]
-            for s2 in (U, L, R, E):
-                base = [g, *entry, fs.is_(final, s2)]
-                for vals in valuations(ctx, base, lits, memo):
-                    why = ""
-                    if s2 == E:
-                        assumed = base + [x if v else -x for x, v in zip(lits, vals)]
-                        why = "release" if _can(ctx, memo, assumed + [fs.is_(cause, REL)]) \
-                            else "acquire"
-                    rows.append([list(vals[outs:]), "*" if s is None else s,
-                                 list(vals[:outs]), s2, why])
-        locks[uid] = {"path": steps, "name": ctx.render_path(steps), "constructor": constructor,
-                      "transitions": rows}
+        locks[uid] = {"path": steps, "name": ctx.render_path(steps),
+                      "constructor": uid in data.known}
+        try:
+            locks[uid]["transitions"] = _rows(ctx, checker, exit_state, uid, obj, steps,
+                                              pin, pout, memo)
+        except OverBudget:
+            if not partial:
+                raise
+            locks[uid].update(transitions=[], unknown=True)
         if uid in data.tracked:   # NOTE [lock-classes]
             locks[uid]["tracked"] = True
     return locks
+
+
+def _rows(ctx, checker, exit_state, uid, obj, steps, pin, pout, memo) -> list:
+    data = ctx.data[checker.name]
+    fs, g = data.fs, ctx.lit(exit_state.guard)
+    outs = len(pout)
+    lits = [lit for _, lit in pout] + [lit for _, lit in pin]
+    constructor = uid in data.known
+    s0 = checker._entry_value(data, (uid, "#lock"))
+    final = exit_state.attrs.get((uid, "#lock"), s0)
+    cause = exit_state.attrs.get((uid, "#lockcause"), fs.const(0))
+    rows = []
+    exists = lock_exists(ctx, obj, steps, exit_state)
+    for s in ([None] if constructor else [U, L]):
+        # A lock made here exists only where it is handed out too: not on the paths returning
+        # an ERR_PTR (tty_init_dev's alloc_tty_struct initialises it). Where a loop that made
+        # it gave it back its loop-entry state (the second pass of a loop keeps attributes'
+        # entry values: engine._havoc), that state is unlocked or locked, as every entry
+        # state here is, not an error already made.
+        entry = [data.known[uid], exists, ctx.c.OR(fs.is_(s0, U), fs.is_(s0, L))] \
+            if s is None else [fs.is_(s0, s), exists]
+        for s2 in (U, L, R, E):
+            base = [g, *entry, fs.is_(final, s2)]
+            for vals in valuations(ctx, base, lits, memo):
+                why = ""
+                if s2 == E:
+                    assumed = base + [x if v else -x for x, v in zip(lits, vals)]
+                    why = "release" if _can(ctx, memo, assumed + [fs.is_(cause, REL)]) \
+                        else "acquire"
+                rows.append([list(vals[outs:]), "*" if s is None else s, list(vals[:outs]),
+                             s2, why])
+    return rows
 
 
 def _matters(rows, j) -> bool:

@@ -29,3 +29,31 @@ void proc_init(void) {
     root = e;
 }
 // expect-summary: create_module_entry: lock constructor (*ret).access: [any -> unlocked if ret != 0]
+
+/* A driver's probe initialises a static table of locks in a loop longer than the unrolling:
+ * the loop's second pass gives the locks it made unknown states, which are never an error
+ * already made (a caller of the probe, through its ops table or not, got a double lock). */
+struct image { struct mutex lock; void *buf; int size; };
+static struct image images[8];
+int setup_image(struct image *im);
+static int images_probe(void) {
+    for (int i = 0; i < 8; i++) {
+        mutex_init(&images[i].lock);
+        images[i].buf = 0;
+        images[i].size = 0;
+    }
+    for (int i = 0; i < 8; i++)
+        if (setup_image(&images[i]))
+            return -1;
+    return 0;
+}
+struct bus_driver { int (*probe)(void); };
+static struct bus_driver image_driver = { .probe = images_probe };
+int ok_bus_probe(struct bus_driver *drv) {
+    if (drv->probe)
+        return drv->probe();
+    return -19;
+}
+int ok_direct_probe(void) {
+    return images_probe();
+}

@@ -36,3 +36,28 @@ void bad_every_state(struct link *s) {
     pthread_mutex_unlock(&s->m);
     pthread_mutex_unlock(&s->m);        // expect: lock.double-unlock
 }
+
+/* The same protocol chosen by a command code the caller passes in a parameter: the message's
+ * type in the top bits of its id. */
+#define MSG_TYPE(id) ((unsigned int)(id) >> 24)
+enum { MSG_DATA = 1, MSG_PAUSE = 20, MSG_RESUME = 21 };
+struct chan { pthread_mutex_t sync; int pending; };
+int wait_slot(struct chan *c);
+int ok_queue_sync(struct chan *c, int msgid) {
+    if (MSG_TYPE(msgid) != MSG_RESUME)
+        pthread_mutex_lock(&c->sync);
+    if (wait_slot(c))
+        c->pending++;
+    if (MSG_TYPE(msgid) != MSG_PAUSE)
+        pthread_mutex_unlock(&c->sync);
+    return 0;
+}
+
+/* Compared by sign, the parameter does not name a contract. */
+void bad_by_sign(struct chan *c, int delta) {
+    if (delta < 0)
+        pthread_mutex_lock(&c->sync);
+    if (delta >= -5)
+        pthread_mutex_unlock(&c->sync);
+    pthread_mutex_unlock(&c->sync);     // expect: lock.double-unlock
+}
