@@ -114,6 +114,8 @@ class LockChecker(Checker):
         return None
 
     def post_call(self, ctx, call, args, ret, st, token):
+        if len(call.among) > 1:
+            lock_apply.alternatives(ctx, self, call, args, st)
         if token is None:
             return
         if token[0] == "spec":
@@ -130,6 +132,8 @@ class LockChecker(Checker):
     def post_summary(self, ctx, call, summary, args, ret, st, token):
         if token is not None:
             lock_apply.apply(ctx, self, call, summary, token, ret, st)
+        if len(call.among) > 1:
+            lock_apply.alternatives(ctx, self, call, args, st)
 
     def _locks_of(self, ctx, args, index):
         if index >= len(args):

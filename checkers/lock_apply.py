@@ -3,7 +3,7 @@ before the call, the summary's rows chosen by the propositions' values in the ca
 recorded where a row leads to Error. Inference is lock_summary.py (NOTE [lock-propositions])."""
 from __future__ import annotations
 
-from saturn.checker import FALSE, equals_const
+from saturn.checker import FALSE, callee_summary, equals_const
 
 from . import lock_class
 from .lock_summary import ACQ, REL, E, L, R, U, LockError, input_field
@@ -203,6 +203,30 @@ def _apply_lock(ctx, checker, call, lk, obj, g, old, pins, pouts, st):
         ctx.set_attr(st, obj, "#lockfirst", fs.ite(fs.is_(cur, 0), fs.const(first), cur), g)
     if any(r[1] in (U, "*") and r[3] == L for r in rows):
         data.acquires.append((obj.addr.uid, c.AND(path, c.AND(g, fs.is_(new, L))), call.coord))
+
+
+# NOTE [alternative-targets]: the targets of one call through a pointer (ir/indirect.py) are
+# alternatives the analysis cannot choose between, and often configurations (SQLite's mutex
+# methods: pthreads, no-op, debug): a lock that one target takes and another leaves alone
+# would come out held or not under one condition (an ambiguous exit in every wrapper), and two
+# such calls would pair one configuration's acquire with another's release. So after the
+# call, on every path through it, the locks on which its targets' summaries differ are vague
+# (NOTE [vague-callees]): nothing later is reported on them. Errors at the call itself still
+# are (a target that takes a lock the caller holds: meson's codec_ops->resume).
+def alternatives(ctx, checker, call, args, st) -> None:
+    effects = []
+    for target in call.among:
+        summary = callee_summary(ctx, target, checker.name) if target else None
+        effects.append({tuple(map(tuple, lk["path"])): (lk["transitions"], lk.get("unknown"))
+                        for lk in (summary or {}).get("locks", [])})
+    differ = {path for eff in effects for path in eff
+              if any(other.get(path) != eff[path] for other in effects)}
+    fs = ctx.data[checker.name].fs
+    for path in sorted(differ, key=repr):
+        if path[0][0] == "ret":
+            continue
+        for obj, g in ctx.resolve([list(step) for step in path], args, None, st):
+            ctx.set_attr(st, obj, "#lockvague", fs.const(1), g)
 
 
 # NOTE [vague-callees]: a callee whose summary says that under one condition it may return

@@ -278,8 +278,9 @@ def dispatch(fn: N.Function, table: dict) -> N.Function:
             blocks[head.id] = head
             targets, complete = table[call_slot(call.func)]
             cur = head
+            among = tuple(targets) if complete else tuple(targets) + ("",)
             for target in targets[:-1] if complete else targets:
-                direct = N.Block(next_id, [_direct(call, target)], N.Goto(rest.id))
+                direct = N.Block(next_id, [_direct(call, target, among)], N.Goto(rest.id))
                 other = N.Block(next_id + 1)
                 next_id += 2
                 cur.term = N.Branch(N.Binary(T.INT, "eq", call.func,
@@ -287,13 +288,15 @@ def dispatch(fn: N.Function, table: dict) -> N.Function:
                                     direct.id, other.id, call.coord, f"{call.text} calls {target}")
                 blocks[direct.id], blocks[other.id] = direct, other
                 cur = other
-            cur.stmts = [_direct(call, targets[-1]) if complete else call]
+            cur.stmts = [_direct(call, targets[-1], among) if complete else
+                         dataclasses.replace(call, among=among)]
             cur.term = N.Goto(rest.id)
             block = rest
     fields = {f.name: getattr(fn, f.name) for f in dataclasses.fields(N.Function)}
     return N.Function(**dict(fields, blocks=blocks, digest=""))
 
 
-def _direct(call, target):
-    """The call made a direct call of `target`."""
-    return dataclasses.replace(call, func=N.FuncAddr(call.func.type, target), callee=target)
+def _direct(call, target, among):
+    """The call made a direct call of `target`, one of `among`."""
+    return dataclasses.replace(call, func=N.FuncAddr(call.func.type, target), callee=target,
+                               among=among)

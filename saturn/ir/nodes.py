@@ -174,6 +174,9 @@ class Call(Stmt):
     callee: str | None     # the key of a directly called function
     ret: CType = None      # the call's result type
     text: str = ""         # the call as written (for notes and fingerprints)
+    # A call through a pointer made direct (ir/indirect.dispatch): every target it may be,
+    # "" for the calls to functions not found (NOTE [alternative-targets]).
+    among: tuple[str, ...] = ()
 
 
 # The callee of the call made of inline assembly's pointer inputs (lower_stmt._s_Asm): it

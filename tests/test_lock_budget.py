@@ -1,0 +1,52 @@
+"""NOTE [lock-summary-budget]: a lock summary over its budget of solver work keeps fewer
+propositions, then leaves its locks unknown; callers then report less, never more."""
+from __future__ import annotations
+
+from checkers import lock_summary
+from saturn import registry
+from saturn.cfront.discover import from_paths
+from saturn.driver import run_check
+from saturn.incremental.units import FrontEnd
+from saturn.symex.engine import Options
+from summaries.render import render
+
+SOURCE = """
+#include <pthread.h>
+pthread_mutex_t m;
+int take(int x) {
+    if (!x) return 0;
+    pthread_mutex_lock(&m);
+    return 1;
+}
+void ok_caller(int x) {
+    if (take(x))
+        pthread_mutex_unlock(&m);
+}
+void bad_caller(void) {
+    pthread_mutex_lock(&m);
+    take(1);
+}
+"""
+
+
+def _run(tmp_path):
+    path = tmp_path / "budget.c"
+    path.write_text(SOURCE)
+    result = run_check(from_paths([str(path)], (), []), registry.load(["lock"]), Options(),
+                       FrontEnd(None, str(tmp_path)), log=lambda *_: None)
+    key = next(k for k, f in result.program.functions.items() if f.name == "take")
+    return {(r.function, r.kind) for r in result.reports}, \
+        render(key, result.results[key].summaries)
+
+
+def test_within_budget_the_summary_follows_the_result(tmp_path):
+    reports, summary = _run(tmp_path)
+    assert reports == {("bad_caller", "lock.double-lock")}
+    assert "[unlocked -> locked if" in summary and "coarse" not in summary
+
+
+def test_over_budget_the_lock_is_unknown_and_callers_report_nothing(tmp_path, monkeypatch):
+    monkeypatch.setattr(lock_summary, "QUESTION_BUDGET", 0)
+    reports, summary = _run(tmp_path)
+    assert "lock m: [unknown]" in summary and "lock conditions: coarse" in summary
+    assert reports == set()   # the double lock is missed: less, never more
