@@ -87,7 +87,7 @@ class LockChecker(Checker):
         data = ctx.data[self.name] = LockData(FiniteState(ctx.c, 2))
         for attr in ("#lock", "#lockfirst", "#lockcause", "#lockrec", "#mtype", "#readmine",
                      "#readagain", "#lockvague", "#lockinit", "#relhere",
-                     "#mine"):
+                     "#mine", "#lockalt"):
             ctx.declare_attribute(attr, lambda key, d=data: self._entry_value(d, key))
 
     @staticmethod

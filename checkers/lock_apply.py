@@ -192,7 +192,9 @@ def _apply_lock(ctx, checker, call, lk, obj, g, old, pins, pouts, st):
     ctx.set_attr(st, obj, "#lock", new, c.AND(g, -stuck))
     set_mine(ctx, fs, st, obj, old, new, c.AND(g, -stuck))
     vague = c.OR_all(en for row, en in zip(rows, enabled) if _vague_row(rows, row))
-    if vague != FALSE:   # NOTE [vague-callees]
+    if lk.get("alternative"):   # NOTE [alternative-targets]
+        set_alternative(ctx, fs, st, obj, c.AND(g, c.OR_all(enabled)))
+    elif vague != FALSE:   # NOTE [vague-callees]
         ctx.set_attr(st, obj, "#lockvague", fs.const(1), c.AND(g, vague))
     if changes:
         data.ops.append((obj.addr.uid, c.AND(path, g), call.coord,
@@ -211,8 +213,10 @@ def _apply_lock(ctx, checker, call, lk, obj, g, old, pins, pouts, st):
 # would come out held or not under one condition (an ambiguous exit in every wrapper), and two
 # such calls would pair one configuration's acquire with another's release. So after the
 # call, on every path through it, the locks on which its targets' summaries differ are vague
-# (NOTE [vague-callees]): nothing later is reported on them. Errors at the call itself still
-# are (a target that takes a lock the caller holds: meson's codec_ops->resume).
+# (NOTE [vague-callees]): nothing later is reported on them. A summary says so of a lock
+# that may be vague so at the exit ("alternative"), and its callers make it vague after the
+# call in turn, so the wrappers' callers do not report either. Errors at the call itself
+# still are (a target that takes a lock the caller holds: meson's codec_ops->resume).
 def alternatives(ctx, checker, call, args, st) -> None:
     effects = []
     for target in call.among:
@@ -226,7 +230,14 @@ def alternatives(ctx, checker, call, args, st) -> None:
         if path[0][0] == "ret":
             continue
         for obj, g in ctx.resolve([list(step) for step in path], args, None, st):
-            ctx.set_attr(st, obj, "#lockvague", fs.const(1), g)
+            set_alternative(ctx, fs, st, obj, g)
+
+
+def set_alternative(ctx, fs, st, obj, g) -> None:
+    """The lock's state is one alternative target's (vague); `#lockalt` carries that into the
+    summary, whose callers set it again (`alternative` in the summary's lock)."""
+    ctx.set_attr(st, obj, "#lockvague", fs.const(1), g)
+    ctx.set_attr(st, obj, "#lockalt", fs.const(1), g)
 
 
 # NOTE [vague-callees]: a callee whose summary says that under one condition it may return

@@ -382,6 +382,9 @@ def _locks(ctx, checker, exit_state, pin, pout, only=None, memo=None, partial=Fa
             locks[uid].update(transitions=[], unknown=True)
         if uid in data.tracked:   # NOTE [lock-classes]
             locks[uid]["tracked"] = True
+        alt = exit_state.attrs.get((uid, "#lockalt"))
+        if alt is not None and ctx.can(ctx.lit(exit_state.guard), data.fs.is_(alt, 1)):
+            locks[uid]["alternative"] = True   # NOTE [alternative-targets]
     return locks
 
 

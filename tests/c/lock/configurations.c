@@ -33,3 +33,4 @@ void bad_held_then_entered(mtx *p) {
     config.enter(p);                     // expect: lock.double-lock
     pthread_mutex_unlock(&p->mutex);
 }
+
