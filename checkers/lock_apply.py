@@ -151,7 +151,7 @@ def _apply_lock(ctx, checker, call, lk, obj, g, old, pins, pouts, st):
     if lk.get("unknown"):   # NOTE [lock-summary-budget]
         held = fs.ite(c.new_var(), fs.const(L), fs.const(U))
         ctx.set_attr(st, obj, "#lock", held, g)
-        ctx.set_attr(st, obj, "#lockvague", fs.const(1), g)
+        set_alternative(ctx, fs, st, obj, g)   # vague here, and in this function's callers
         return
     if not rows:
         return   # (summaries stored before such locks were left out of them)
@@ -234,8 +234,9 @@ def alternatives(ctx, checker, call, args, st) -> None:
 
 
 def set_alternative(ctx, fs, st, obj, g) -> None:
-    """The lock's state is one alternative target's (vague); `#lockalt` carries that into the
-    summary, whose callers set it again (`alternative` in the summary's lock)."""
+    """The lock's state is one alternative target's, or unknown (NOTE [lock-summary-budget]):
+    vague; `#lockalt` carries that into the summary, whose callers set it again
+    (`alternative` in the summary's lock)."""
     ctx.set_attr(st, obj, "#lockvague", fs.const(1), g)
     ctx.set_attr(st, obj, "#lockalt", fs.const(1), g)
 

@@ -68,6 +68,8 @@ def lock_lines(summary: dict) -> list[str]:
             parts.append(f"[{text}]")
         if lk.get("unknown"):
             parts = ["[unknown]"]
+        elif lk.get("alternative"):   # NOTE [alternative-targets]
+            parts.append("(vague: as one of a call's alternative targets left it)")
         prefix = "constructor " if lk.get("constructor") else ""
         lines.append(f"lock {prefix}{lk['name']}: " + " ".join(parts))
     if summary.get("coarse") and lines:   # NOTE [lock-summary-budget]
