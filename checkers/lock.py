@@ -38,6 +38,7 @@ class LockData:
         self.prop_lits: list = []   # the summary's proposition literals (lock_summary.infer)
         self.read_again: list = []  # (addr uid, lit, coord, first, text): NOTE [read-again]
         self.tracked: set = set()   # addr uids taken by lockdep-tracked calls: NOTE [lock-classes]
+        self.direct: set = set()    # addr uids of its own lock operations: NOTE [vague-callees]
 
     def first_op(self, ctx) -> None:
         if self.read_before_lock is None:
@@ -301,6 +302,7 @@ class LockChecker(Checker):
         vague = fs.is_(ctx.get_attr(st, obj, "#lockvague"), 1)   # NOTE [vague-callees]
         enters = c.AND_all([here, -fs.is_(old, E), fs.is_(new, E), -vague])
         uid = obj.addr.uid
+        data.direct.add(uid)
         if text is not None:
             data.ops.append((uid, here, call.coord, text))
         if kind == ACQ and text is not None:

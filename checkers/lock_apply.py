@@ -246,7 +246,10 @@ def set_alternative(ctx, fs, st, obj, g) -> None:
 # recursive mutex that no proposition tells apart) leaves the caller not knowing the state.
 # A double lock or unlock that follows in the caller only on such paths is that callee's
 # vagueness, reported once in the callee, not again in every caller: the `#lockvague`
-# attribute marks the lock from then on, and errors entered under it are not recorded.
+# attribute marks the lock from then on, and errors entered under it are not recorded. An
+# ambiguous exit is reported only for a lock the function operates on itself: one that only
+# callees touch is held or not as they leave it (SQLite's pager over its mutex wrappers and
+# the alternative targets below them: NOTE [alternative-targets]).
 def _vague_row(rows, row) -> bool:
     """The row is one of several outcomes, held and not held, for one entry condition."""
     ins, s, outs = row[0], row[1], row[2]
