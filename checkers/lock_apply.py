@@ -6,7 +6,8 @@ from __future__ import annotations
 from saturn.checker import FALSE, callee_summary, equals_const
 
 from . import lock_class
-from .lock_summary import ACQ, REL, E, L, R, U, LockError, input_field
+from .lock_props import input_field
+from .lock_summary import ACQ, REL, E, L, R, U, LockError
 
 
 def prepare(ctx, checker, summary, args, st):
@@ -34,7 +35,7 @@ def _pin_value(ctx, d, args, st, data) -> int:
     if d["index"] >= len(args):
         return ctx.c.new_var()
     value = args[d["index"]]
-    if "bit" in d:   # a flag word's bit (NOTE [flag-words] in lock_summary.py)
+    if "bit" in d:   # a flag word's bit (NOTE [flag-words] in lock_props.py)
         bits = getattr(value, "bits", ())
         return bits[d["bit"]] if d["bit"] < len(bits) else ctx.c.new_var()
     return ctx.truth(value)
@@ -164,17 +165,7 @@ def _apply_lock(ctx, checker, call, lk, obj, g, old, pins, pouts, st):
     stuck = FALSE if lk.get("constructor") else c.OR(fs.is_(old, E), fs.is_(old, R))
     ctx.restrict(st, c.OR(-g, c.OR(stuck, c.OR_all(enabled))))
     path = ctx.lit(st.guard)
-    # What the callee would do if the lock were held: take it again (its rows from "locked" to
-    # an error by an acquire) or release it; their conditions on the propositions only.
-    held = fs.const(L)
-    if lk.get("tracked"):   # NOTE [lock-classes]
-        data.tracked.add(obj.addr.uid)
-        taking = c.OR_all(_enabled(ctx, fs, row, held, pins, pouts) for row in rows
-                          if row[1] == L and row[3] == E and row[4] == "acquire")
-        lock_class.check(ctx, checker, st, obj, c.AND(g, taking), call, path)
-    releasing = c.OR_all(_enabled(ctx, fs, row, held, pins, pouts) for row in rows
-                         if row[1] == L and row[3] == U)
-    lock_class.released(ctx, checker, st, obj, c.AND(g, releasing))
+    _classes(ctx, checker, call, lk, obj, g, pins, pouts, st, path)
     reported = reported_by_callee(rows)
     first_now = ctx.get_attr(st, obj, "#lockfirst")
     was_vague = fs.is_(ctx.get_attr(st, obj, "#lockvague"), 1)
@@ -205,6 +196,21 @@ def _apply_lock(ctx, checker, call, lk, obj, g, old, pins, pouts, st):
         ctx.set_attr(st, obj, "#lockfirst", fs.ite(fs.is_(cur, 0), fs.const(first), cur), g)
     if any(r[1] in (U, "*") and r[3] == L for r in rows):
         data.acquires.append((obj.addr.uid, c.AND(path, c.AND(g, fs.is_(new, L))), call.coord))
+
+
+def _classes(ctx, checker, call, lk, obj, g, pins, pouts, st, path) -> None:
+    """What the callee would do if the lock were held: take it again (its rows from "locked"
+    to an error by an acquire) or release it; their conditions on the propositions only."""
+    data, fs, c, rows = ctx.data[checker.name], ctx.data[checker.name].fs, ctx.c, lk["transitions"]
+    held = fs.const(L)
+    if lk.get("tracked"):   # NOTE [lock-classes]
+        data.tracked.add(obj.addr.uid)
+        taking = c.OR_all(_enabled(ctx, fs, row, held, pins, pouts) for row in rows
+                          if row[1] == L and row[3] == E and row[4] == "acquire")
+        lock_class.check(ctx, checker, st, obj, c.AND(g, taking), call, path)
+    releasing = c.OR_all(_enabled(ctx, fs, row, held, pins, pouts) for row in rows
+                         if row[1] == L and row[3] == U)
+    lock_class.released(ctx, checker, st, obj, c.AND(g, releasing))
 
 
 # NOTE [alternative-targets]: the targets of one call through a pointer (ir/indirect.py) are

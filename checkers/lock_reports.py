@@ -6,7 +6,8 @@ from saturn.ir import nodes as N
 from saturn.report.diagnostic import TraceNote
 
 from .lock_apply import reported_by_callee
-from .lock_summary import ACQ, L, REL, U, Answers, input_props, lock_exists, valuations
+from .lock_props import input_props
+from .lock_summary import ACQ, L, REL, U, Answers, lock_exists, valuations
 
 
 def report(ctx, checker, exit_state, summary) -> None:

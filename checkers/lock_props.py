@@ -1,0 +1,142 @@
+"""The propositions of lock summaries (NOTE [lock-propositions] in lock_summary.py): outputs,
+the parameters the lock behaviour depends on, flag words' bits, and input fields."""
+from __future__ import annotations
+
+from saturn.checker import equals_const
+from saturn.ir import nodes as N
+from saturn.ir import types as T
+
+MAX_PIN = 3
+MAX_FIELD_TRIES = 6
+
+
+def _is_int(t) -> bool:
+    return isinstance(t, T.IntT)
+
+
+def output_props(ctx, exit_state):
+    fn, props = ctx.fn, []
+    if fn.rv is not None and isinstance(fn.rv.type, (T.IntT, T.PtrT)):
+        props.append(({"kind": "ret", "name": "ret"}, ctx.truth(ctx.exit_value(fn.rv, exit_state))))
+    for p in fn.params:
+        if not (isinstance(p.type, T.PtrT) and _is_int(p.type.target)):
+            continue
+        initial = ctx.param_value(p)
+        for target, _ in ctx.locations(initial) if initial is not None else []:
+            after = ctx.stored(exit_state, target)
+            if after is not None and after is not ctx.input_value(target):
+                props.append(({"kind": "outparam", "index": p.index, "name": f"*param{p.index}"},
+                              ctx.truth(after)))
+                break
+    return props[:3]
+
+
+def input_props(ctx):
+    """`param != 0` for integer parameters, and a flag word's bits one by one (NOTE
+    [flag-words])."""
+    out, words = [], flag_words(ctx)
+    for p in ctx.fn.params:
+        if not _is_int(p.type) or len(out) >= MAX_PIN:
+            continue
+        value = ctx.initial_value(p)
+        for bit in words.get(p.uid, ()):
+            out.append(({"kind": "param", "index": p.index, "bit": bit,
+                         "name": f"param{p.index} & {1 << bit:#x}"}, value.bits[bit]))
+        if p.uid not in words:
+            out.append(({"kind": "param", "index": p.index, "name": f"param{p.index}"},
+                        ctx.truth(value)))
+    return out
+
+
+# NOTE [flag-words]: a parameter the function tests against two or more single-bit masks is a
+# word of flags (`flags & NO_MUTEX_LOCK`, `flags & NO_MUTEX_UNLOCK`): callers say with it what
+# the function is to do, so its bits are propositions of their own when deciding whether an
+# error follows both entry states. One mask alone is not (`if (c & 0x80) lock(); if (c >= 0)
+# unlock();` stays the paper's double unlock).
+def flag_words(ctx) -> dict:
+    """Parameter uid -> the bits (at most 4) of each parameter that is a word of flags."""
+    masks: dict = {}
+    for block in ctx.fn.blocks.values():
+        for p, k in _bit_tests(getattr(block.term, "cond", None)):
+            masks.setdefault(p, set()).add(k.bit_length() - 1)
+    widths = {p.uid: getattr(p.type, "bits", 0) for p in ctx.fn.params}
+    return {p: sorted(b for b in bits if b < widths.get(p, 0))[:4]
+            for p, bits in masks.items() if len(bits) >= 2}
+
+
+def _bit_tests(cond):
+    """(parameter uid, single-bit mask) for `param & mask` tested in a branch condition."""
+    stack, out = [cond], []
+    while stack:
+        e = stack.pop()
+        if isinstance(e, N.Binary) and e.op == "and":
+            a, b = N.uncast(e.a), N.uncast(e.b)
+            for x, y in ((a, b), (b, a)):
+                if isinstance(y, N.Const) and y.value > 0 and y.value & (y.value - 1) == 0 and \
+                        isinstance(x, N.Read) and isinstance(x.lv, N.VarLv) and \
+                        x.lv.sym.kind == "param":
+                    out.append((x.lv.sym.uid, y.value))
+        for child in (getattr(e, "a", None), getattr(e, "b", None)):
+            if isinstance(child, N.Expr):
+                stack.append(child)
+    return out
+
+
+def field_candidates(ctx, data):
+    """Integer objects reached from the parameters or globals whose entry value the function
+    read before its first lock operation (`substream->pcm->nonatomic` choosing the lock), as
+    further input propositions (NOTE [lock-propositions]); tried only when the summary is
+    ambiguous without them. A value read after taking the lock (`if (dev->busy) return;`
+    before the unlock) is not one: that is the forgotten-unlock bug the report is for."""
+    out = []
+    before = data.read_before_lock or set()
+    for obj, value in ctx.inputs.items():
+        if obj not in before or not isinstance(obj.type, T.IntT):
+            continue
+        steps = ctx.interface_steps(obj)
+        if input_field(steps):
+            out.append((steps, value))
+    out.sort(key=lambda sv: (len(sv[0]), ctx.render_path(sv[0])))
+    props = [field_prop(ctx, steps, value) for steps, value in out]
+    # `if (sbi->options.nfs == FAT_NFS_NOSTALE_RO) mutex_lock(...)`: a field against a constant
+    # the function compares with.
+    props += [field_prop(ctx, steps, value, k)
+              for k in _compared_constants(ctx.fn) for steps, value in out]
+    return props[:MAX_FIELD_TRIES]
+
+
+def inherited_props(ctx, data) -> list:
+    """The callees' flags this function passes on (`_inherit` in lock_apply.py), as input
+    propositions; kept only where they matter (`_matters`)."""
+    return sorted((field_prop(ctx, steps, value, eq)
+                   for (_, eq), (steps, value) in data.inherited.items()), key=_prop_order)
+
+
+def input_field(steps) -> bool:
+    """A field reached from a parameter or a global (not the parameter or global itself)."""
+    return bool(steps) and len(steps) > 1 and steps[0][0] in ("param", "global")
+
+
+def field_prop(ctx, steps, value, eq=None):
+    """The input proposition `field != 0`, or `field == eq`, with its literal."""
+    name = ctx.render_path(steps)
+    if eq is None:
+        return {"kind": "field", "path": steps, "name": name}, ctx.truth(value)
+    return ({"kind": "field", "path": steps, "name": f"{name} == {eq}", "eq": eq},
+            equals_const(ctx.c, value, eq))
+
+
+def _prop_order(prop):
+    return len(prop[0]["path"]), prop[0]["name"]
+
+
+def _compared_constants(fn) -> list[int]:
+    """Non-zero constants the function's branch conditions compare something with."""
+    found = set()
+    for block in fn.blocks.values():
+        cond = N.uncast(getattr(block.term, "cond", None))
+        if isinstance(cond, N.Binary) and cond.op in ("eq", "ne"):
+            for side in map(N.uncast, (cond.a, cond.b)):
+                if isinstance(side, N.Const) and side.value:
+                    found.add(side.value)
+    return sorted(found)[:4]
