@@ -109,8 +109,8 @@ def class_of(obj, origins=("env",)):
 
 
 def held_alike(ctx, data, st, obj, c, fs, origins=("env",)):
-    """(other lock, literal: this function holds it from its own acquire) for each lock of
-    obj's class other than obj."""
+    """(other lock, literal: this function holds it from its own acquire, and its state is
+    not vague: NOTE [vague-callees]) for each lock of obj's class other than obj."""
     cls = class_of(obj, origins)
     if cls is None:
         return []
@@ -121,7 +121,8 @@ def held_alike(ctx, data, st, obj, c, fs, origins=("env",)):
             continue
         mine = fs.is_(ctx.get_attr(st, other, "#mine"), 1)
         held = fs.is_(ctx.get_attr(st, other, "#lock"), 1)
-        out.append((other, c.AND(mine, held)))
+        vague = fs.is_(ctx.get_attr(st, other, "#lockvague"), 1)
+        out.append((other, c.AND_all([mine, held, -vague])))
     return out
 
 

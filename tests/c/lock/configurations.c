@@ -34,3 +34,27 @@ void bad_held_then_entered(mtx *p) {
     pthread_mutex_unlock(&p->mutex);
 }
 
+
+/* Two locks of one class in one callee: one left as an alternative target left it (vague),
+ * the other taken and released. The vague one is not "a lock of its class held here", in the
+ * function or where a caller applies its summary (rtl8723bs' resume): as after any call
+ * through the table, one configuration's acquire is not paired with what follows. */
+typedef struct spinlock { int rlock; } spinlock_t;
+void spin_lock_bh(spinlock_t *l);
+void spin_unlock_bh(spinlock_t *l);
+struct station { spinlock_t hash_lock; struct station *peer; };
+struct station_ops { void (*freeze)(struct station *); };
+static void hold_freeze(struct station *s) { spin_lock_bh(&s->hash_lock); }
+static void noop_freeze(struct station *s) { s->peer = 0; }
+static const struct station_ops hold_ops = { hold_freeze };
+static const struct station_ops noop_ops = { noop_freeze };
+struct station_ops station_cfg;
+void pick_station_ops(int hold) { station_cfg = hold ? hold_ops : noop_ops; }
+void ok_refresh(struct station *s) {
+    station_cfg.freeze(s->peer);
+    spin_lock_bh(&s->hash_lock);
+    spin_unlock_bh(&s->hash_lock);
+}
+void ok_resume(struct station *s) {
+    ok_refresh(s);
+}
