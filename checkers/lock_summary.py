@@ -250,7 +250,7 @@ def _locks(ctx, checker, exit_state, pin, pout, only=None, memo=None, partial=Fa
         if uid in data.tracked:   # NOTE [lock-classes]
             locks[uid]["tracked"] = True
         alt = exit_state.attrs.get((uid, "#lockalt"))
-        if alt is not None and ctx.can(ctx.lit(exit_state.guard), data.fs.is_(alt, 1)):
+        if alt is not None and data.fs.is_(alt, 1) != FALSE:   # no question: one per lock
             locks[uid]["alternative"] = True   # NOTE [alternative-targets]
     return locks
 
