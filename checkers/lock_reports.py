@@ -7,8 +7,8 @@ from saturn.report.diagnostic import TraceNote
 
 from .lock_apply import reported_by_callee
 from .lock_props import input_props
-from .lock_summary import (ACQ, L, QUESTION_BUDGET, REL, U, Answers, OverBudget, lock_exists,
-                           valuations)
+from .lock_summary import (ACQ, L, QUESTION_BUDGET, REL, U, Answers, OverBudget, ask,
+                           lock_exists, valuations)
 
 
 def report(ctx, checker, exit_state, summary) -> None:
@@ -91,15 +91,15 @@ def _from_both_entries(ctx, data, s0, any_error) -> bool:
 
 def _both(ctx, fs, s0, any_error, pins) -> bool:
     """NOTE [lock-summary-budget]: over the budget, no report (less, never more)."""
+    memo = Answers(QUESTION_BUDGET)
     try:
-        found = valuations(ctx, [any_error], pins, Answers(QUESTION_BUDGET))
+        for vals in valuations(ctx, [any_error], pins, memo):
+            assume = [x if v else -x for x, v in zip(pins, vals)]
+            if ask(ctx, memo, [any_error, fs.is_(s0, U), *assume]) and \
+                    ask(ctx, memo, [any_error, fs.is_(s0, L), *assume]):
+                return True
     except OverBudget:
-        return False
-    for vals in found:
-        assume = [x if v else -x for x, v in zip(pins, vals)]
-        if ctx.can(any_error, fs.is_(s0, U), *assume) and \
-                ctx.can(any_error, fs.is_(s0, L), *assume):
-            return True
+        pass
     return False
 
 

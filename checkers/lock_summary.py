@@ -86,7 +86,7 @@ def valuations(ctx, base, lits, memo, prefix=(), holds=False) -> list:
     the answers for a later call whose `lits` extend these."""
     if holds:
         memo[tuple(base)] = True
-    if not holds and not _can(ctx, memo, base):
+    if not holds and not ask(ctx, memo, base):
         return []
     if not lits:
         return [prefix]
@@ -107,7 +107,8 @@ class OverBudget(Exception):
     pass
 
 
-def _can(ctx, memo, lits) -> bool:
+def ask(ctx, memo, lits) -> bool:
+    """Whether `lits` can hold together, answered from `memo` or asked within its budget."""
     key = tuple(lits)
     got = memo.get(key)
     if got is None:
@@ -204,7 +205,7 @@ def _inherited_pins(ctx, checker, exit_state, pin, pout, locks, vague, memo):
     are computed again, asking only what `memo` does not know (they are split on last); the
     others' rows hold for every value of them (`_widen`)."""
     def trial(extra):
-        got = _locks(ctx, checker, exit_state, pin + extra, pout, vague, memo)
+        got = _locks(ctx, checker, exit_state, pin + extra, pout, memo, only=vague)
         return sum(map(_vague, got.values())), got
     added, best, tried = [], sum(_vague(locks[uid]) for uid in vague), {}
     for cand in inherited_props(ctx, ctx.data[checker.name])[:MAX_FIELD_TRIES]:
@@ -226,7 +227,7 @@ def _widen(lock, k: int) -> dict:
     return dict(lock, transitions=rows)
 
 
-def _locks(ctx, checker, exit_state, pin, pout, only=None, memo=None, partial=False) -> dict:
+def _locks(ctx, checker, exit_state, pin, pout, memo, only=None, partial=False) -> dict:
     """Each lock's transitions by uid (only those of `only`, if given). The output propositions
     are split on first, then the input ones in their order: a call with more input
     propositions asks `memo` only for the splits the earlier calls did not make. `partial`:
@@ -280,7 +281,7 @@ def _rows(ctx, checker, exit_state, uid, obj, steps, pin, pout, memo) -> list:
                 why = ""
                 if s2 == E:
                     assumed = base + [x if v else -x for x, v in zip(lits, vals)]
-                    why = "release" if _can(ctx, memo, assumed + [fs.is_(cause, REL)]) \
+                    why = "release" if ask(ctx, memo, assumed + [fs.is_(cause, REL)]) \
                         else "acquire"
                 rows.append([list(vals[outs:]), "*" if s is None else s, list(vals[:outs]),
                              s2, why])
