@@ -43,6 +43,9 @@ SUBSYSTEMS = {
     "fat": ("fs/fat", []),
     "tty": ("drivers/tty", []),
 }
+# Every subsystem: lockdep's annotations (`mutex_lock_nested(l, depth)`), which the macros of a
+# kernel without it erase, so that lock classes (NOTE [lock-classes]) see them.
+LOCKDEP = ["DEBUG_KERNEL", "DEBUG_LOCK_ALLOC"]
 
 
 def _run(cmd, check=True, **kw):
@@ -130,7 +133,7 @@ def prepare(names: list[str], extra_options=()) -> dict[str, tuple[str, str]]:
     install_build_deps()
     fetch()
     resolved = {n: SUBSYSTEMS.get(n, (n.rstrip("/"), [])) for n in names}
-    configure([o for _, opts in SUBSYSTEMS.values() for o in opts] + list(extra_options))
+    configure([o for _, opts in SUBSYSTEMS.values() for o in opts] + LOCKDEP + list(extra_options))
     return {n: (d, compile_commands(n.replace("/", "_"), d)) for n, (d, _) in resolved.items()}
 
 

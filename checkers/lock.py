@@ -7,6 +7,8 @@ reports of docs/DESIGN.md are issued (lock_reports.py).
 """
 from __future__ import annotations
 
+import itertools
+
 from saturn.checker import (FALSE, TRUE, Checker, FiniteState, Kind, equals_const, set_summary,
                             short_name)
 
@@ -33,16 +35,26 @@ class LockData:
         self.ops: list = []        # (addr uid, lit, coord, text)
         self.errors: list[LockError] = []
         self.acquires: list = []   # (addr uid, lit, coord)
-        self.read_before_lock = None  # inputs read before the first lock operation (a set)
+        self.read_before_op: dict = {}  # addr uid -> how many inputs were read before its first op
+        self.read_before_any = None   # how many inputs were read before the first lock operation
         self.inherited: dict = {}     # callees' flags that are entry values here (lock_summary)
         self.prop_lits: list = []   # the summary's proposition literals (lock_summary.infer)
         self.read_again: list = []  # (addr uid, lit, coord, first, text): NOTE [read-again]
         self.tracked: set = set()   # addr uids taken by lockdep-tracked calls: NOTE [lock-classes]
         self.direct: set = set()    # addr uids of its own lock operations: NOTE [vague-callees]
+        self.class_index: dict = {}  # lock class -> {uid: lock} (lock_class._of_class)
+        self.indexed = 0            # how many of `locks` are in class_index
 
-    def first_op(self, ctx) -> None:
-        if self.read_before_lock is None:
-            self.read_before_lock = set(ctx.inputs)
+    def first_op(self, ctx, uids) -> None:
+        if self.read_before_any is None:
+            self.read_before_any = len(ctx.inputs)
+        for uid in uids:   # ctx.inputs only grows, in reading order
+            self.read_before_op.setdefault(uid, len(ctx.inputs))
+
+    def read_before(self, ctx, uid=None) -> set:
+        """The inputs read before the first operation on the lock (on any lock: uid None)."""
+        count = (self.read_before_any or 0) if uid is None else self.read_before_op.get(uid, 0)
+        return set(itertools.islice(ctx.inputs, count))
 
 
 class LockChecker(Checker):
@@ -153,7 +165,7 @@ class LockChecker(Checker):
             self._assume_held(ctx, locks, st)
             return
         if op not in ("init", "destroy"):
-            data.first_op(ctx)
+            data.first_op(ctx, [obj.addr.uid for obj, _ in locks])
         if locks:  # the lock operation dereferences its argument: it is not null here
             ctx.restrict(st, ctx.c.OR_all(g for _, g in locks))
         path = ctx.lit(st.guard)

@@ -87,12 +87,32 @@ def apply(ctx, checker, call, summary, token, ret, st):
     args = [ctx.value(a, st) for a in call.args]
     pouts = _out_values(ctx, summary, args, ret, st)
     new_here: set = set()   # locks in objects this call made: NOTE [handed-out-locks]
+    fs, todo = ctx.data[checker.name].fs, []
     for lk, objs in locks:
         if objs is None:  # handed out, or made: resolvable only now
             found = ctx.resolve(lk["path"], args, ret, st)
             objs = [(o, g, _handed_out_state(ctx, checker, o, st, new_here)) for o, g in found]
         for obj, g, old in objs:
-            _apply_lock(ctx, checker, call, lk, obj, g, old, pins, pouts, st)
+            rows = lk["transitions"]
+            enabled = _choose(ctx, rows, [_enabled(ctx, fs, r, old, pins, pouts) for r in rows])
+            todo.append((lk, obj, g, old, enabled))
+    # Every lock's rows are consistent with the path: one restriction for them all (a new
+    # guard for each would convert the whole path condition again, lock after lock).
+    consistent = ctx.c.AND_all(_consistent(ctx, fs, *item) for item in todo)
+    ctx.restrict(st, consistent)
+    path = ctx.lit(st.guard)
+    coarse = bool(summary.get("coarse"))
+    for lk, obj, g, old, enabled in todo:
+        _apply_lock(ctx, checker, call, lk, obj, g, old, enabled, pins, pouts, st, path, coarse)
+
+
+def _consistent(ctx, fs, lk, obj, g, old, enabled) -> int:
+    """Where the lock is the object, one of its rows applies (or it is stuck in an error)."""
+    if lk.get("unknown") or not lk["transitions"]:
+        return 1
+    c = ctx.c
+    stuck = FALSE if lk.get("constructor") else c.OR(fs.is_(old, E), fs.is_(old, R))
+    return c.OR(-g, c.OR(stuck, c.OR_all(enabled)))
 
 
 # NOTE [handed-out-locks]: a lock the callee hands out through its result, in an object new to
@@ -144,9 +164,9 @@ def reported_by_callee(rows) -> bool:
     return any({U, L} <= entries for entries in errs.values())
 
 
-def _apply_lock(ctx, checker, call, lk, obj, g, old, pins, pouts, st):
+def _apply_lock(ctx, checker, call, lk, obj, g, old, enabled, pins, pouts, st, path, coarse):
     data, fs, c = ctx.data[checker.name], ctx.data[checker.name].fs, ctx.c
-    data.first_op(ctx)
+    data.first_op(ctx, [obj.addr.uid])
     data.locks.setdefault(obj.addr.uid, obj)
     rows = lk["transitions"]
     if lk.get("unknown"):   # NOTE [lock-summary-budget]
@@ -156,15 +176,12 @@ def _apply_lock(ctx, checker, call, lk, obj, g, old, pins, pouts, st):
         return
     if not rows:
         return   # (summaries stored before such locks were left out of them)
-    enabled = _choose(ctx, rows, [_enabled(ctx, fs, r, old, pins, pouts) for r in rows])
     if lk.get("constructor"):
-        made = c.AND_all([ctx.lit(st.guard), g, c.OR_all(enabled)])
+        made = c.AND_all([path, g, c.OR_all(enabled)])
         data.known[obj.addr.uid] = c.OR(data.known.get(obj.addr.uid, -1), made)
         ctx.set_attr(st, obj, "#lockinit", fs.const(1), c.AND(g, c.OR_all(enabled)))
     # A constructor's lock is new: whatever the object held before does not stay.
     stuck = FALSE if lk.get("constructor") else c.OR(fs.is_(old, E), fs.is_(old, R))
-    ctx.restrict(st, c.OR(-g, c.OR(stuck, c.OR_all(enabled))))
-    path = ctx.lit(st.guard)
     _classes(ctx, checker, call, lk, obj, g, pins, pouts, st, path)
     reported = reported_by_callee(rows)
     first_now = ctx.get_attr(st, obj, "#lockfirst")
@@ -172,6 +189,8 @@ def _apply_lock(ctx, checker, call, lk, obj, g, old, pins, pouts, st):
     inited = checker.inited(ctx, st, obj)
     new = old
     for row, en in zip(rows, enabled):
+        if coarse and row[3] == E and _vague_row(rows, row):
+            continue   # a guess: the state stays, vague (below), and no error is entered
         new = fs.ite(en, fs.const(row[3]), new)
         if row[3] == E:
             kind = REL if row[4] == "release" else ACQ
@@ -257,10 +276,12 @@ def set_alternative(ctx, fs, st, obj, g) -> None:
 # callees touch is held or not as they leave it (SQLite's pager over its mutex wrappers and
 # the alternative targets below them: NOTE [alternative-targets]).
 def _vague_row(rows, row) -> bool:
-    """The row is one of several outcomes, held and not held, for one entry condition."""
+    """The row is one of several outcomes, held and not held, for one entry condition; or
+    an error beside an outcome without one, which in a coarse summary (NOTE
+    [lock-summary-budget]) is a condition the budget left out, not one a caller can see."""
     ins, s, outs = row[0], row[1], row[2]
     exits = {r[3] for r in rows if r[0] == ins and r[1] == s and r[2] == outs}
-    return {U, L} <= exits
+    return {U, L} <= exits or (row[3] == E and len(exits) > 1)
 
 
 def set_mine(ctx, fs, st, obj, old, new, g) -> None:

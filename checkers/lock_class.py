@@ -13,8 +13,12 @@ the object its path starts from: that object's type and the steps down to the lo
 ("struct io_context" . lock); both objects must be ones whose identity the function does not
 know, reached from its inputs (two blocks that calls returned are two blocks), never the same
 object, a global, a local or new memory. Trylocks cannot deadlock and are left out; so are read locks, which nest.
+Without lockdep (CONFIG_DEBUG_LOCK_ALLOC) the kernel's macros erase the annotations
+(`mutex_lock_nested(l, n)` is `mutex_lock(l)`): check a kernel configured with it.
 """
 from __future__ import annotations
+
+import itertools
 
 TRACKED_PREFIXES = tuple(f"{raw}{kind}_lock" for raw in ("", "_raw_", "raw_", "_", "__raw_")
                          for kind in ("spin", "write")) + ("mutex_lock", "down_write")
@@ -82,10 +86,17 @@ def _sites(program, names, obj) -> list:
             if name in names and _site_slot(chain) == slot for key, k, line in found]
 
 
+CLASS_SETTERS = ("lockdep_init_map", "lockdep_init_map_type", "lockdep_init_map_wait",
+                 "lockdep_init_map_waits")
+
+
 def split_class(program, obj) -> bool:
     """Initialised at more than one place (NOTE [init-sites] in saturn/ir/program.py):
-    lockdep gives each place its own class, and which one an object has is not known."""
-    return len({(key, line) for key, _, line in _sites(program, LOCK_INITS, obj)}) > 1
+    lockdep gives each place its own class, and which one an object has is not known. So
+    with a class or subclass set somewhere (`lockdep_set_subclass(&o_tty->termios_rwsem,
+    TTY_LOCK_SLAVE)`: the two ends of a pty pair are two classes)."""
+    return len({(key, line) for key, _, line in _sites(program, LOCK_INITS, obj)}) > 1 or \
+        bool(_sites(program, CLASS_SETTERS, obj))
 
 
 def counting(program, obj) -> bool:
@@ -115,15 +126,24 @@ def held_alike(ctx, data, st, obj, c, fs, origins=("env",)):
     if cls is None:
         return []
     out = []
-    for uid, other in sorted(data.locks.items()):
-        if other is obj or other.addr is obj.addr or other.root is obj.root or \
-                class_of(other) != cls:
+    for uid, other in sorted(_of_class(data, cls).items()):
+        if other is obj or other.addr is obj.addr or other.root is obj.root:
             continue
         mine = fs.is_(ctx.get_attr(st, other, "#mine"), 1)
         held = fs.is_(ctx.get_attr(st, other, "#lock"), 1)
         vague = fs.is_(ctx.get_attr(st, other, "#lockvague"), 1)
         out.append((other, c.AND_all([mine, held, -vague])))
     return out
+
+
+def _of_class(data, cls) -> dict:
+    """The function's locks of class `cls` by uid: an index kept up with `data.locks`, which
+    only grows (a call through a table of operations brings hundreds of locks)."""
+    index = data.class_index
+    for uid, obj in itertools.islice(data.locks.items(), data.indexed, None):
+        index.setdefault(class_of(obj), {})[uid] = obj
+    data.indexed = len(data.locks)
+    return index.get(cls, {})
 
 
 def released(ctx, checker, st, obj, releasing: int) -> None:
@@ -142,7 +162,10 @@ def check(ctx, checker, st, obj, taking: int, call, path) -> None:
     data, c = ctx.data[checker.name], ctx.c
     if split_class(ctx.program, obj):
         return
-    for other, held in held_alike(ctx, data, st, obj, c, data.fs):
+    alike = held_alike(ctx, data, st, obj, c, data.fs)
+    if not alike or not ctx.can(path, taking, c.OR_all(held for _, held in alike)):
+        return   # one question for the usual answer, none held (a loop meets many alike)
+    for other, held in alike:
         lit = c.AND_all([path, taking, held])
         if not ctx.can(lit):
             continue

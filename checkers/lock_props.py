@@ -89,7 +89,7 @@ def field_candidates(ctx, data):
     ambiguous without them. A value read after taking the lock (`if (dev->busy) return;`
     before the unlock) is not one: that is the forgotten-unlock bug the report is for."""
     out = []
-    before = data.read_before_lock or set()
+    before = data.read_before(ctx)
     for obj, value in ctx.inputs.items():
         if obj not in before or not isinstance(obj.type, T.IntT):
             continue

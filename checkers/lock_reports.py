@@ -18,17 +18,20 @@ def report(ctx, checker, exit_state, summary) -> None:
     roots = ctx.handed_out(exit_state) if exit_state is not None else {}
     entry = ctx.fn.key in ctx.program.entries   # NOTE [entry-points] in saturn/ir/program.py
     by_uid = {}
+    memo = Answers(QUESTION_BUDGET)   # all locks' tests of both entry states together
     for uid, obj in sorted(data.locks.items(), key=lambda kv: (kv[1].path, kv[0])):
         steps = ctx.interface_steps(obj, roots)
         by_uid[uid] = steps
         known = uid in data.known
         # A lock only this function sees (in a block an unknown function returned) has an
         # unknown state, as an input's has: a double lock from both states is one all the same.
-        if _type_a(ctx, checker, data, uid, obj, known):
+        if _type_a(ctx, checker, data, uid, obj, known, memo):
             continue
         if exit_state is not None and ((steps is None and known) or entry):
             _not_released(ctx, checker, data, uid, obj, exit_state, entry)
-    if exit_state is not None:
+    if exit_state is not None and not summary.get("coarse"):
+        # Coarse, its rows lost conditions to the budget: an exit they make ambiguous may not be
+        # (NOTE [lock-summary-budget]).
         uid_of = {tuple(map(tuple, steps)): uid for uid, steps in by_uid.items() if steps}
         for lk in summary["locks"]:
             uid = uid_of.get(tuple(map(tuple, lk["path"])))
@@ -40,7 +43,7 @@ def _ops(data, uid):
     return [(lit, coord, text) for u, lit, coord, text in data.ops if u == uid]
 
 
-def _type_a(ctx, checker, data, uid, obj, known) -> bool:
+def _type_a(ctx, checker, data, uid, obj, known, memo) -> bool:
     """A double lock or unlock. An error after this function set the lock's state (init or a
     constructor: `inited`) is one whatever the entry state; before that, or for a lock it
     never sets, only if both entry states reach an error (NOTE [lock-propositions])."""
@@ -55,7 +58,7 @@ def _type_a(ctx, checker, data, uid, obj, known) -> bool:
             _issue(ctx, checker, data, uid, obj, lit, e.coord, e.kind, e.text)
             return True
     errors = [e._replace(lit=c.AND(e.lit, -e.inited)) for e in errors]
-    if not _from_both_entries(ctx, data, s0, c.OR_all(e.lit for e in errors)):
+    if not _from_both_entries(ctx, data, uid, s0, c.OR_all(e.lit for e in errors), memo):
         return False
     fallback = None
     for e in errors:
@@ -78,20 +81,20 @@ def _type_a(ctx, checker, data, uid, obj, known) -> bool:
     return False
 
 
-def _from_both_entries(ctx, data, s0, any_error) -> bool:
+def _from_both_entries(ctx, data, uid, s0, any_error, memo) -> bool:
     """Some valuation of the input propositions lets an error follow both entry states (the
     paper's rule: `if (c & 0x80) lock(); if (c >= 0) unlock();` is a bug, though no one value
     of c errs from both), and of the branch conditions the inputs alone decide (NOTE
     [caller-decides])."""
     pins = [lit for _, lit in input_props(ctx)]   # flag words bit by bit: NOTE [flag-words]
     fs = data.fs
-    return _both(ctx, fs, s0, any_error, pins) and \
-        _both(ctx, fs, s0, any_error, pins + _input_branches(ctx, data))
+    return _both(ctx, fs, s0, any_error, pins, memo) and \
+        _both(ctx, fs, s0, any_error, pins + _input_branches(ctx, data, uid), memo)
 
 
-def _both(ctx, fs, s0, any_error, pins) -> bool:
-    """NOTE [lock-summary-budget]: over the budget, no report (less, never more)."""
-    memo = Answers(QUESTION_BUDGET)
+def _both(ctx, fs, s0, any_error, pins, memo) -> bool:
+    """NOTE [lock-summary-budget]: over the budget (one for the function's locks), no report
+    (less, never more)."""
     try:
         for vals in valuations(ctx, [any_error], pins, memo):
             assume = [x if v else -x for x, v in zip(pins, vals)]
@@ -113,13 +116,16 @@ def _both(ctx, fs, s0, any_error, pins) -> bool:
 # (`if (type(msgid) != RESUME) lock(); ... if (type(msgid) != PAUSE) unlock();`). A condition
 # on anything else (a callee's result, a value read after a lock operation) still joins
 # them, and so do the parameters' bits and signs beyond the paper's propositions
-# (`if (c & 0x80) lock(); if (c >= 0) unlock();` stays a bug).
+# (`if (c & 0x80) lock(); if (c >= 0) unlock();` stays a bug). "Read after" is per lock: a
+# value read before the function's first operation on this lock, even after operations on
+# others, is the caller's (SQLite's btreeLockCarefully releases and retakes a list of
+# handles' mutexes by each handle's `locked` and `wantToLock` flags).
 MAX_INPUT_BRANCHES = 6
 MAX_CONE = 2_000
 
 
-def _input_branches(ctx, data) -> list[int]:
-    memory, params, before = set(), set(), data.read_before_lock or set()
+def _input_branches(ctx, data, uid) -> list[int]:
+    memory, params, before = set(), set(), data.read_before(ctx, uid)
     for obj, value in ctx.inputs.items():
         if obj not in before or obj.root.origin != "env":
             continue

@@ -166,7 +166,8 @@ def infer(ctx, checker, exit_state) -> dict:
 # callers see more outcomes at once (vague: NOTE [vague-callees]) and report less, never
 # more. The locks even that budget does not reach are "unknown": a caller gives them a state,
 # locked or not, on which it reports nothing (lock_apply). The summary says "coarse", and
-# `saturn summary` shows it.
+# `saturn summary` shows it. The tests of a double lock from both entry states (lock_reports)
+# have one such budget for all the function's locks: over it, no report.
 def _refined(ctx, checker, exit_state, pin, pout, memo):
     """The input propositions and the locks' transitions: the parameters', then callees' flags
     and input fields tried while they remove ambiguity (NOTE [lock-propositions])."""
@@ -233,11 +234,9 @@ def _locks(ctx, checker, exit_state, pin, pout, memo, only=None, partial=False) 
     propositions asks `memo` only for the splits the earlier calls did not make. `partial`:
     the locks the budget does not reach are "unknown" (NOTE [lock-summary-budget])."""
     data = ctx.data[checker.name]
-    roots = ctx.handed_out(exit_state)
     locks = {}
-    for uid, obj in sorted(data.locks.items(), key=lambda kv: (kv[1].path, kv[0])):
-        steps = ctx.interface_steps(obj, roots) if only is None or uid in only else None
-        if steps is None:
+    for uid, obj, steps in exported(ctx, data, exit_state):
+        if only is not None and uid not in only:
             continue
         locks[uid] = {"path": steps, "name": ctx.render_path(steps),
                       "constructor": uid in data.known}
@@ -254,6 +253,38 @@ def _locks(ctx, checker, exit_state, pin, pout, memo, only=None, partial=False) 
         if alt is not None and data.fs.is_(alt, 1) != FALSE:   # no question: one per lock
             locks[uid]["alternative"] = True   # NOTE [alternative-targets]
     return locks
+
+
+# NOTE [summary-lock-cap]: a summary lists at most MAX_LOCKS locks. Calls through pointers
+# bring every target's locks (NOTE [alternative-targets]), and a loop over a list makes them
+# again for each element it unrolls, so without a bound a summary grows with each caller
+# (sound/core's device free: 173 locks in __snd_device_free, 674 in its caller's loop) and every
+# lock costs its questions here and in each caller. Kept first are the locks this function
+# operates on itself, then those its callees leave in a known state, then the nearest (the
+# shortest access path). A lock left out is one callers take to be unchanged by the call:
+# less known, and as for any callee they know nothing of, the caller's own operations on it
+# still count.
+MAX_LOCKS = 64
+
+
+def exported(ctx, data, exit_state) -> list:
+    """(uid, object, access path) of the locks the summary may list, in the summary's order."""
+    roots = ctx.handed_out(exit_state)
+    out = []
+    for uid, obj in sorted(data.locks.items(), key=lambda kv: (kv[1].path, kv[0])):
+        steps = ctx.interface_steps(obj, roots)
+        if steps is not None:
+            out.append((uid, obj, steps))
+    if len(out) <= MAX_LOCKS:
+        return out
+
+    def rank(i):
+        uid, _, steps = out[i]
+        alt = exit_state.attrs.get((uid, "#lockalt"))
+        vague = alt is not None and data.fs.is_(alt, 1) != FALSE
+        return (uid not in data.direct, vague, len(steps), i)
+    keep = sorted(sorted(range(len(out)), key=rank)[:MAX_LOCKS])
+    return [out[i] for i in keep]
 
 
 def _rows(ctx, checker, exit_state, uid, obj, steps, pin, pout, memo) -> list:

@@ -50,3 +50,48 @@ def test_over_budget_the_lock_is_unknown_and_callers_report_nothing(tmp_path, mo
     reports, summary = _run(tmp_path)
     assert "lock m: [unknown]" in summary and "lock conditions: coarse" in summary
     assert reports == set()   # the double lock is missed: less, never more
+
+
+GUESS = """
+#include <pthread.h>
+void drop(pthread_mutex_t *l, int x) {
+    if (x) pthread_mutex_unlock(l);
+}
+void ok_caller(void) {
+    pthread_mutex_t m;
+    pthread_mutex_init(&m, 0);
+    drop(&m, 0);
+    pthread_mutex_destroy(&m);
+}
+void bad_caller(void) {
+    pthread_mutex_t m;
+    pthread_mutex_init(&m, 0);
+    drop(&m, 1);
+    pthread_mutex_destroy(&m);
+}
+"""
+
+
+def _run_guess(tmp_path):
+    path = tmp_path / "guess.c"
+    path.write_text(GUESS)
+    result = run_check(from_paths([str(path)], (), []), registry.load(["lock"]), Options(),
+                       FrontEnd(None, str(tmp_path)), log=lambda *_: None)
+    key = next(k for k, f in result.program.functions.items() if f.name == "drop")
+    return {(r.function, r.kind) for r in result.reports}, \
+        render(key, result.results[key].summaries)
+
+
+def test_an_error_the_budget_left_unconditioned_is_no_callers_error(tmp_path, monkeypatch):
+    reports, summary = _run_guess(tmp_path)
+    assert reports == {("bad_caller", "lock.double-unlock")}
+    assert "coarse" not in summary
+
+    def over(*_args):
+        raise lock_summary.OverBudget
+    monkeypatch.setattr(lock_summary, "_refined", over)   # the inputs' stage runs out
+    reports, summary = _run_guess(tmp_path)
+    assert "[unlocked -> error (release)]" in summary and "lock conditions: coarse" in summary
+    # Unlocked, drop may err or not by a condition the summary lost: neither caller is told
+    # of an error it cannot tell apart (the double unlock of bad_caller is missed).
+    assert reports == set()

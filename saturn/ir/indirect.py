@@ -138,7 +138,8 @@ def init_site(callee: str, args) -> tuple | None:
     """(name, slot, constant second argument or None) for a call `x_init(&slot, k, ...)`:
     NOTE [init-sites] in ir/program.py."""
     name = callee.rsplit(":", 1)[-1]
-    if not name.endswith("_init") or not args:
+    # lockdep_init_map*: `lockdep_set_class`/`_subclass` with lockdep, on `&lock->dep_map`
+    if not (name.endswith("_init") or name.startswith("lockdep_init_map")) or not args:
         return None
     arg = args[0]
     arg = N.uncast(arg)

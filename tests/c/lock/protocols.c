@@ -61,3 +61,35 @@ void bad_by_sign(struct chan *c, int delta) {
         pthread_mutex_unlock(&c->sync);
     pthread_mutex_unlock(&c->sync);     // expect: lock.double-unlock
 }
+
+/* A list of handles, each with a flag that says whether it holds its shared object's mutex
+ * (the flag is the caller's bookkeeping). Release the later ones, take our own, take the later
+ * ones back: a flag read before the first operation on a lock is the caller's choice for that
+ * lock, though the function already operated on other locks. */
+struct shared { pthread_mutex_t *mutex; };
+struct handle { struct shared *sh; struct handle *next; int locked; int want; };
+static void handle_lock(struct handle *h) { pthread_mutex_lock(h->sh->mutex); h->locked = 1; }
+static void handle_unlock(struct handle *h) { pthread_mutex_unlock(h->sh->mutex); h->locked = 0; }
+void ok_relock_in_order(struct handle *h) {
+    struct handle *later;
+    if (pthread_mutex_trylock(h->sh->mutex) == 0) {
+        h->locked = 1;
+        return;
+    }
+    for (later = h->next; later; later = later->next)
+        if (later->locked)
+            handle_unlock(later);
+    handle_lock(h);
+    for (later = h->next; later; later = later->next)
+        if (later->want)
+            handle_lock(later);
+}
+
+/* The flag read after the function's own operation on that lock decides nothing for the
+ * caller. */
+void bad_flag_after_release(struct handle *h) {
+    handle_unlock(h);
+    if (h->want)
+        handle_lock(h);
+    handle_unlock(h);                   // expect: lock.double-unlock
+}
