@@ -213,8 +213,9 @@ class LockChecker(Checker):
             if kind == REL:
                 lock_class.released(ctx, self, st, obj, under)
             if kind == ACQ and mode == "w" and op == "acquire" and lock_class.tracked(name):
-                data.tracked.add(obj.addr.uid)
+                # An acquire annotated as nested is no class a caller should check either.
                 if not lock_class.nested(name, args, ctx):
+                    data.tracked.add(obj.addr.uid)
                     lock_class.check(ctx, self, st, obj, under, call, path)
             self.transition(ctx, st, obj, table, kind, under, call, path, text)
 

@@ -189,7 +189,7 @@ def _apply_lock(ctx, checker, call, lk, obj, g, old, enabled, pins, pouts, st, p
     inited = checker.inited(ctx, st, obj)
     new = old
     for row, en in zip(rows, enabled):
-        if coarse and row[3] == E and _vague_row(rows, row):
+        if row[3] == E and (lk.get("alternative") or coarse and _vague_row(rows, row)):
             continue   # a guess: the state stays, vague (below), and no error is entered
         new = fs.ite(en, fs.const(row[3]), new)
         if row[3] == E:
@@ -222,7 +222,7 @@ def _classes(ctx, checker, call, lk, obj, g, pins, pouts, st, path) -> None:
     to an error by an acquire) or release it; their conditions on the propositions only."""
     data, fs, c, rows = ctx.data[checker.name], ctx.data[checker.name].fs, ctx.c, lk["transitions"]
     held = fs.const(L)
-    if lk.get("tracked"):   # NOTE [lock-classes]
+    if lk.get("tracked") and not lk.get("alternative"):   # NOTE [lock-classes]
         data.tracked.add(obj.addr.uid)
         taking = c.OR_all(_enabled(ctx, fs, row, held, pins, pouts) for row in rows
                           if row[1] == L and row[3] == E and row[4] == "acquire")
@@ -241,7 +241,10 @@ def _classes(ctx, checker, call, lk, obj, g, pins, pouts, st, path) -> None:
 # (NOTE [vague-callees]): nothing later is reported on them. A summary says so of a lock
 # that may be vague so at the exit ("alternative"), and its callers make it vague after the
 # call in turn, so the wrappers' callers do not report either. Errors at the call itself
-# still are (a target that takes a lock the caller holds: meson's codec_ops->resume).
+# still are (a target that takes a lock the caller holds: meson's codec_ops->resume); an
+# "alternative" lock's rows in a summary carry no error and no lock class to its callers,
+# which do not know which target the call below took (a timer's device registered through
+# `dev->ops`, whose targets include the PCM device's, taking the PCM's register_mutex).
 def alternatives(ctx, checker, call, args, st) -> None:
     effects = []
     for target in call.among:

@@ -58,3 +58,26 @@ void ok_refresh(struct station *s) {
 void ok_resume(struct station *s) {
     ok_refresh(s);
 }
+
+/* Devices registered through one table type: the targets of `dev->ops->reg` are every
+ * device's, and the PCM device's takes its own register mutex. A timer registered while the
+ * PCM device holds that mutex is not the PCM device (sound/core's snd_pcm_dev_register). */
+struct device { struct device_ops *ops; void *data; };
+struct device_ops { int (*reg)(struct device *); };
+static pthread_mutex_t register_mutex;
+static int timer_count;
+static int pcm_reg(struct device *d) {
+    pthread_mutex_lock(&register_mutex);
+    d->data = 0;
+    pthread_mutex_unlock(&register_mutex);
+    return 0;
+}
+static int timer_reg(struct device *d) { timer_count++; return d->data != 0; }
+struct device_ops pcm_ops = { pcm_reg };
+struct device_ops timer_ops = { timer_reg };
+int device_register(struct device *d) { return d->ops->reg(d); }
+void ok_register_timer_under_mutex(struct device *timer) {
+    pthread_mutex_lock(&register_mutex);
+    device_register(timer);
+    pthread_mutex_unlock(&register_mutex);
+}
