@@ -212,12 +212,14 @@ class LockChecker(Checker):
             name = call.callee.rsplit(":", 1)[-1] if call.callee else ""
             if kind == REL:
                 lock_class.released(ctx, self, st, obj, under)
-            if kind == ACQ and mode == "w" and op == "acquire" and lock_class.tracked(name):
-                # An acquire annotated as nested is no class a caller should check either.
-                if not lock_class.nested(name, args, ctx):
-                    data.tracked.add(obj.addr.uid)
-                    lock_class.check(ctx, self, st, obj, under, call, path)
+            nested = kind == ACQ and lock_class.nested(name, args, ctx)
+            if kind == ACQ and mode == "w" and op == "acquire" and lock_class.tracked(name) \
+                    and not nested:   # annotated, no class for callers to check either
+                data.tracked.add(obj.addr.uid)
+                lock_class.check(ctx, self, st, obj, under, call, path)
             self.transition(ctx, st, obj, table, kind, under, call, path, text)
+            if nested:   # held in a subclass of its own: no lock of the class held here
+                ctx.set_attr(st, obj, "#mine", fs.const(0), under)
 
     # NOTE [read-again]: read locks nest (`read_lock(l); read_lock(l); read_unlock(l);` holds l
     # once), but a function that takes a read lock it already holds from its own acquire on

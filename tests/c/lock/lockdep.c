@@ -41,3 +41,11 @@ void bad_two_ports(struct port *a, struct port *b) {
     mutex_unlock(&b->m);
     mutex_unlock(&a->m);
 }
+
+/* Held at a subclass of its own, a lock is not of the class a plain acquire takes. */
+void ok_nested_then_plain(struct stream *a, struct stream *b) {
+    mutex_lock_nested(&a->m, 1);
+    mutex_lock(&b->m);
+    mutex_unlock(&b->m);
+    mutex_unlock(&a->m);
+}
