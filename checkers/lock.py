@@ -154,7 +154,7 @@ class LockChecker(Checker):
         return ctx.locations(args[index])
 
     def apply_spec(self, ctx, call, spec, locks, ret, st, args=()):
-        op, _, success, mode = spec
+        op = spec[0]
         data, fs = ctx.data[self.name], ctx.data[self.name].fs
         if op in ("settype", "attrinit"):
             self._mutex_type(ctx, op, locks, args, st)
@@ -182,44 +182,49 @@ class LockChecker(Checker):
                 data.known[obj.addr.uid] = ctx.c.OR(data.known.get(obj.addr.uid, -1),
                                                     ctx.c.AND(path, g))
                 continue
-            if op == "destroy":
-                continue
-            took = TRUE
-            if op == "try":
-                took = self._success(ctx, ret, success)
-            kind = REL if op == "release" else ACQ
-            table = _RELEASE if op == "release" else _ACQUIRE["r" if mode == "r" else "w"]
-            under = ctx.c.AND(g, took) if op == "try" else g
-            if op == "try" and mode == "s":   # a held semaphore's trylock fails (lock_specs)
-                held = fs.is_(ctx.get_attr(st, obj, "#lock"), L)
-                ctx.restrict(st, ctx.c.OR(-ctx.c.AND(g, held), -took))
-            elif op == "try":
-                # A trylock on a lock already held is an error whatever it returns (Fig. 2.8).
-                plain = ctx.c.AND(g, -fs.is_(ctx.get_attr(st, obj, "#lockrec"), 1))
-                self.transition(ctx, st, obj, {L: E} if mode != "r" else {}, ACQ, plain,
-                                call, path, None)
-            verb = "releases" if kind == REL else "acquires"
-            text = f"'{call.text}' {verb} {obj.display}"
-            if kind == ACQ and mode != "r":
-                # A recursive mutex may be taken again by its holder (NOTE [recursive-mutex]).
-                rec = fs.is_(ctx.get_attr(st, obj, "#lockrec"), 1)
-                self.transition(ctx, st, obj, {U: L, L: L, R: E}, kind, ctx.c.AND(under, rec),
-                                call, path, text)
-                under = ctx.c.AND(under, -rec)
-            if mode == "r" or kind == REL:
-                self._read_again(ctx, st, obj, kind, under, call, path, text)
-            self._reacquire(ctx, st, obj, kind, under)
-            name = call.callee.rsplit(":", 1)[-1] if call.callee else ""
-            if kind == REL:
-                lock_class.released(ctx, self, st, obj, under)
-            nested = kind == ACQ and lock_class.nested(name, args, ctx)
-            if kind == ACQ and mode == "w" and op == "acquire" and lock_class.tracked(name) \
-                    and not nested:   # annotated, no class for callers to check either
-                data.tracked.add(obj.addr.uid)
-                lock_class.check(ctx, self, st, obj, under, call, path)
-            self.transition(ctx, st, obj, table, kind, under, call, path, text)
-            if nested:   # held in a subclass of its own: no lock of the class held here
-                ctx.set_attr(st, obj, "#mine", fs.const(0), under)
+            if op != "destroy":
+                self._operate(ctx, call, spec, obj, g, ret, st, args, path)
+
+    def _operate(self, ctx, call, spec, obj, g, ret, st, args, path) -> None:
+        """An acquire, trylock or release of one lock the call's argument may be."""
+        op, _, success, mode = spec
+        data, fs = ctx.data[self.name], ctx.data[self.name].fs
+        took = TRUE
+        if op == "try":
+            took = self._success(ctx, ret, success)
+        kind = REL if op == "release" else ACQ
+        table = _RELEASE if op == "release" else _ACQUIRE["r" if mode == "r" else "w"]
+        under = ctx.c.AND(g, took) if op == "try" else g
+        if op == "try" and mode == "s":   # a held semaphore's trylock fails (lock_specs)
+            held = fs.is_(ctx.get_attr(st, obj, "#lock"), L)
+            ctx.restrict(st, ctx.c.OR(-ctx.c.AND(g, held), -took))
+        elif op == "try":
+            # A trylock on a lock already held is an error whatever it returns (Fig. 2.8).
+            plain = ctx.c.AND(g, -fs.is_(ctx.get_attr(st, obj, "#lockrec"), 1))
+            self.transition(ctx, st, obj, {L: E} if mode != "r" else {}, ACQ, plain,
+                            call, path, None)
+        verb = "releases" if kind == REL else "acquires"
+        text = f"'{call.text}' {verb} {obj.display}"
+        if kind == ACQ and mode != "r":
+            # A recursive mutex may be taken again by its holder (NOTE [recursive-mutex]).
+            rec = fs.is_(ctx.get_attr(st, obj, "#lockrec"), 1)
+            self.transition(ctx, st, obj, {U: L, L: L, R: E}, kind, ctx.c.AND(under, rec),
+                            call, path, text)
+            under = ctx.c.AND(under, -rec)
+        if mode == "r" or kind == REL:
+            self._read_again(ctx, st, obj, kind, under, call, path, text)
+        self._reacquire(ctx, st, obj, kind, under)
+        name = call.callee.rsplit(":", 1)[-1] if call.callee else ""
+        if kind == REL:
+            lock_class.released(ctx, self, st, obj, under)
+        nested = kind == ACQ and lock_class.nested(name, args, ctx)
+        if kind == ACQ and mode == "w" and op == "acquire" and lock_class.tracked(name) \
+                and not nested:   # annotated, no class for callers to check either
+            data.tracked.add(obj.addr.uid)
+            lock_class.check(ctx, self, st, obj, under, call, path)
+        self.transition(ctx, st, obj, table, kind, under, call, path, text)
+        if nested:   # held in a subclass of its own: no lock of the class held here
+            ctx.set_attr(st, obj, "#mine", fs.const(0), under)
 
     # NOTE [read-again]: read locks nest (`read_lock(l); read_lock(l); read_unlock(l);` holds l
     # once), but a function that takes a read lock it already holds from its own acquire on

@@ -230,15 +230,24 @@ def _stored(fn, slot, local, stores, addressed) -> tuple[set, bool]:
     return stores.get(slot, set()), False
 
 
+def signature(param_types, ret) -> tuple:
+    """A function's (type key, parameter kinds), kept in its IR (`Function.signature`)."""
+    return _fn_key(param_types, ret), shape(param_types, False)
+
+
+def _signature(fn) -> tuple:
+    return fn.signature or signature([p.type for p in fn.params], fn.ret)
+
+
 def _fits(fn, want: str | None) -> bool:
     """The target takes the call's kinds of arguments (a variadic call type accepts any)."""
     if want is None or want.endswith("..."):
         return True
-    return shape([p.type for p in fn.params], False) == want
+    return _signature(fn)[1] == want
 
 
 def _function_type(fn) -> str:
-    return _fn_key([p.type for p in fn.params], fn.ret)
+    return _signature(fn)[0]
 
 
 def _reaches(program, start: str, goal: str) -> bool:

@@ -11,6 +11,7 @@ from . import types as T
 from .annotations import declaration_attributes, param_names
 from .builder import Builder, new_uid
 from .decls import Scope, TypeResolver
+from .indirect import signature
 from .lower_call import CallLowering
 from .lower_expr import ExprLowering
 from .lower_init import InitLowering
@@ -241,7 +242,8 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
                           indirect=tuple(dict.fromkeys(self.b.indirect)),
                           fn_stores=tuple(sorted(self.b.fn_stores, key=repr)),
                           spawns=tuple(sorted(self.b.spawns)),
-                          inits=tuple(self.b.inits))
+                          inits=tuple(self.b.inits),
+                          signature=signature([p.type for p in params], ftype.ret))
 
     def parameters(self, decl, fdef) -> list[N.Symbol]:
         ftype_node = decl.type

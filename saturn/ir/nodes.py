@@ -246,6 +246,9 @@ class Function:
     fn_stores: tuple = ()
     spawns: tuple = ()      # functions this body starts threads with (NOTE [entry-points])
     inits: tuple = ()       # (name, slot, constant arg, line) of its `x_init(&slot, k)` calls
+    # (type key, parameter kinds) for calls through pointers (ir/indirect.py), read without
+    # the body: a re-run links them without loading the bodies of every address-taken function
+    signature: tuple = ()
 
 
 def successors(block: Block) -> list[int]:
