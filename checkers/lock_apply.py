@@ -110,9 +110,13 @@ def _consistent(ctx, fs, lk, obj, g, old, enabled) -> int:
     """Where the lock is the object, one of its rows applies (or it is stuck in an error)."""
     if lk.get("unknown") or not lk["transitions"]:
         return 1
-    c = ctx.c
-    stuck = FALSE if lk.get("constructor") else c.OR(fs.is_(old, E), fs.is_(old, R))
-    return c.OR(-g, c.OR(stuck, c.OR_all(enabled)))
+    return ctx.c.OR(-g, ctx.c.OR(_stuck(ctx, fs, lk, old), ctx.c.OR_all(enabled)))
+
+
+def _stuck(ctx, fs, lk, old) -> int:
+    """The lock was in an error before the call. A constructor's lock is new: whatever the
+    object held before does not stay."""
+    return FALSE if lk.get("constructor") else ctx.c.OR(fs.is_(old, E), fs.is_(old, R))
 
 
 # NOTE [handed-out-locks]: a lock the callee hands out through its result, in an object new to
@@ -180,8 +184,7 @@ def _apply_lock(ctx, checker, call, lk, obj, g, old, enabled, pins, pouts, st, p
         made = c.AND_all([path, g, c.OR_all(enabled)])
         data.known[obj.addr.uid] = c.OR(data.known.get(obj.addr.uid, -1), made)
         ctx.set_attr(st, obj, "#lockinit", fs.const(1), c.AND(g, c.OR_all(enabled)))
-    # A constructor's lock is new: whatever the object held before does not stay.
-    stuck = FALSE if lk.get("constructor") else c.OR(fs.is_(old, E), fs.is_(old, R))
+    stuck = _stuck(ctx, fs, lk, old)
     _classes(ctx, checker, call, lk, obj, g, pins, pouts, st, path)
     reported = reported_by_callee(rows)
     first_now = ctx.get_attr(st, obj, "#lockfirst")

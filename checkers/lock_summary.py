@@ -257,8 +257,8 @@ def _locks(ctx, checker, exit_state, pin, pout, memo, only=None, partial=False) 
 
 # NOTE [summary-lock-cap]: a summary lists at most MAX_LOCKS locks. Calls through pointers
 # bring every target's locks (NOTE [alternative-targets]), and a loop over a list makes them
-# again for each element it unrolls, so without a bound a summary grows with each caller
-# (sound/core's device free: 173 locks in __snd_device_free, 674 in its caller's loop) and every
+# again for each element it unrolls, so without a bound a summary grows with each caller (a
+# device freed through its table of operations, in a loop over a card's devices) and every
 # lock costs its questions here and in each caller. Kept first are the locks this function
 # operates on itself, then those its callees leave in a known state, then the nearest (the
 # shortest access path). A lock left out is one callers take to be unchanged by the call:

@@ -29,12 +29,13 @@ void bad_caller(void) {
 """
 
 
-def _run(tmp_path):
+def _run(tmp_path, source=SOURCE, callee="take"):
+    """The reports of checking `source`, and the plain-words summary of `callee`."""
     path = tmp_path / "budget.c"
-    path.write_text(SOURCE)
+    path.write_text(source)
     result = run_check(from_paths([str(path)], (), []), registry.load(["lock"]), Options(),
                        FrontEnd(None, str(tmp_path)), log=lambda *_: None)
-    key = next(k for k, f in result.program.functions.items() if f.name == "take")
+    key = next(k for k, f in result.program.functions.items() if f.name == callee)
     return {(r.function, r.kind) for r in result.reports}, \
         render(key, result.results[key].summaries)
 
@@ -72,25 +73,15 @@ void bad_caller(void) {
 """
 
 
-def _run_guess(tmp_path):
-    path = tmp_path / "guess.c"
-    path.write_text(GUESS)
-    result = run_check(from_paths([str(path)], (), []), registry.load(["lock"]), Options(),
-                       FrontEnd(None, str(tmp_path)), log=lambda *_: None)
-    key = next(k for k, f in result.program.functions.items() if f.name == "drop")
-    return {(r.function, r.kind) for r in result.reports}, \
-        render(key, result.results[key].summaries)
-
-
 def test_an_error_the_budget_left_unconditioned_is_no_callers_error(tmp_path, monkeypatch):
-    reports, summary = _run_guess(tmp_path)
+    reports, summary = _run(tmp_path, GUESS, "drop")
     assert reports == {("bad_caller", "lock.double-unlock")}
     assert "coarse" not in summary
 
     def over(*_args):
         raise lock_summary.OverBudget
     monkeypatch.setattr(lock_summary, "_refined", over)   # the inputs' stage runs out
-    reports, summary = _run_guess(tmp_path)
+    reports, summary = _run(tmp_path, GUESS, "drop")
     assert "[unlocked -> error (release)]" in summary and "lock conditions: coarse" in summary
     # Unlocked, drop may err or not by a condition the summary lost: neither caller is told
     # of an error it cannot tell apart (the double unlock of bad_caller is missed).
