@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 from summaries.store import StoreError, summary_text
 
+from ..ir import indirect
 from ..report.diagnostic import Report
 from ..symex.engine import FunctionResult
 from .digest import ir_digest
@@ -55,7 +56,9 @@ class ResultCache:
                 for c in callees if c in summaries}
         # Callees' declaration attributes may act as specs (saturn/ir/annotations.py).
         notes = {c: self.program.attributes[c] for c in callees if c in self.program.attributes}
-        text = json.dumps([self.base, [ir_digest(f) for f in fns], used, notes], sort_keys=True)
+        dispatch = [indirect.described(self.program.dispatch.get(k)) for k in keys]
+        text = json.dumps([self.base, [ir_digest(f) for f in fns], used, notes, dispatch],
+                          sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:32]
 
     def lookup(self, keys, summaries):

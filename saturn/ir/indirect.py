@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 
 from . import nodes as N
+from . import tables as TB
 from . import types as T
 
 MAX_TARGETS = 8
@@ -164,7 +165,8 @@ def spawned(callee: str, args) -> str | None:
 def link(program) -> None:
     """Give each function's indirect calls their targets as callees (`program.dispatch`:
     slot -> (targets, complete))."""
-    stores = _program_stores(program)
+    stores, by_code = _program_stores(program)
+    by_struct = TB.program_tables(program)   # NOTE [table-calls] in ir/tables.py
     addressed = {k for keys in stores.values() for k in keys if k is not None}
     by_type: dict[str, list] = {}
     for k in sorted(addressed):
@@ -186,19 +188,22 @@ def link(program) -> None:
             if slot[0] in ("param", "local", "type") and \
                     not any(k in program.functions for k in found):
                 found, complete, limit = by_type.get(tkey, ()), False, MAX_FALLBACK
-            targets = [k for k in sorted(k for k in found if k is not None)
-                       if k in program.functions and k != key and
-                       _fits(program.functions[k], want) and not _reaches(program, k, key)]
+            def usable(k, key=key, want=want):
+                return k in program.functions and k != key and \
+                    _fits(program.functions[k], want) and not _reaches(program, k, key)
+            targets = [k for k in sorted(k for k in found if k is not None) if usable(k)]
             if targets and len(targets) <= limit:
-                table[slot] = (targets, complete and len(targets) == len(found))
+                rows = () if slot in by_code else TB.for_slot(by_struct, slot, found, usable)
+                table[slot] = (targets, complete and len(targets) == len(found), rows)
         if table:
             program.dispatch[key] = table
-            fn.callees = set(fn.callees) | {k for ts, _ in table.values() for k in ts}
+            fn.callees = set(fn.callees) | {k for entry in table.values() for k in entry[0]}
 
 
-def _program_stores(program) -> dict:
-    """slot -> the function keys stored there anywhere in the program (None: something else);
-    a parameter stored in a field or global brings what the function's callers pass."""
+def _program_stores(program) -> tuple[dict, set]:
+    """slot -> the function keys stored there anywhere in the program (None: something else),
+    and the slots code stores in (not only initialisers); a parameter stored in a field or
+    global brings what the function's callers pass."""
     stores: dict[tuple, set] = {}
     forwarded = []
     for fn in program.functions.values():
@@ -209,12 +214,13 @@ def _program_stores(program) -> dict:
                 stores.setdefault(slot, set()).add(key)
     for slot, arg in forwarded:
         stores.setdefault(slot, set()).update(stores.get(arg, {None}))
+    by_code = set(stores)
     for g in program.globals.values():
         for stmt in g.inits:
             got = stored_function(stmt.lv, stmt.value) if isinstance(stmt, N.Assign) else None
             if got is not None:
                 stores.setdefault(got[0], set()).add(got[1])
-    return stores
+    return stores, by_code
 
 
 def _stored(fn, slot, local, stores, addressed) -> tuple[set, bool]:
@@ -270,7 +276,13 @@ def _reaches(program, start: str, goal: str) -> bool:
 def dispatch(fn: N.Function, table: dict) -> N.Function:
     """A copy of `fn` whose indirect calls with targets branch to direct calls of them."""
     blocks = dict(fn.blocks)
-    next_id = max(blocks) + 1
+    ids = [max(blocks) + 1]
+
+    def new_block(stmts, term=None):
+        block = blocks[ids[0]] = N.Block(ids[0], stmts, term)
+        ids[0] += 1
+        return block
+
     for bid in sorted(fn.blocks):
         if bid == fn.exit:
             continue
@@ -281,32 +293,39 @@ def dispatch(fn: N.Function, table: dict) -> N.Function:
             if at is None:
                 break
             call = block.stmts[at]
-            rest = N.Block(next_id, block.stmts[at + 1:], block.term)
-            blocks[rest.id] = rest
-            next_id += 1
-            head = N.Block(block.id, block.stmts[:at])
-            blocks[head.id] = head
-            targets, complete = table[call_slot(call.func)]
-            cur = head
-            among = tuple(targets) if complete else tuple(targets) + ("",)
-            for target in targets[:-1] if complete else targets:
-                direct = N.Block(next_id, [_direct(call, target, among)], N.Goto(rest.id))
-                other = N.Block(next_id + 1)
-                next_id += 2
-                cur.term = N.Branch(N.Binary(T.INT, "eq", call.func,
-                                             N.FuncAddr(call.func.type, target)),
-                                    direct.id, other.id, call.coord, f"{call.text} calls {target}")
-                blocks[direct.id], blocks[other.id] = direct, other
-                cur = other
-            cur.stmts = [_direct(call, targets[-1], among) if complete else
-                         dataclasses.replace(call, among=among)]
-            cur.term = N.Goto(rest.id)
+            rest = new_block(block.stmts[at + 1:], block.term)
+            head = blocks[block.id] = N.Block(block.id, block.stmts[:at])
+            _branch(head, call, table[call_slot(call.func)], rest.id, new_block)
             block = rest
     fields = {f.name: getattr(fn, f.name) for f in dataclasses.fields(N.Function)}
     return N.Function(**dict(fields, blocks=blocks, digest=""))
 
 
-def _direct(call, target, among):
-    """The call made a direct call of `target`, one of `among`."""
-    return dataclasses.replace(call, func=N.FuncAddr(call.func.type, target), callee=target,
-                               among=among)
+def _branch(head, call, entry, rest: int, new_block) -> None:
+    """End `head` with the choice of `call`'s target: by the table its pointer points to
+    (NOTE [table-calls]) or by the function it reads, then `rest`."""
+    targets, complete, rows = entry
+    among = tuple(targets) if complete else tuple(targets) + ("",)
+    if rows and TB.through(call.func) is not None:
+        first, last = TB.chain(call, rows, among, rest, new_block)
+        if first is not None:
+            head.term = first
+            last.stmts, last.term = [dataclasses.replace(call, among=among)], N.Goto(rest)
+            return
+    cur = head
+    for target in targets[:-1] if complete else targets:
+        direct = new_block([TB.direct(call, target, among)], N.Goto(rest))
+        other = new_block([])
+        cur.term = N.Branch(N.Binary(T.INT, "eq", call.func, N.FuncAddr(call.func.type, target)),
+                            direct.id, other.id, call.coord, f"{call.text} calls {target}")
+        cur = other
+    cur.stmts = [TB.direct(call, targets[-1], among) if complete else
+                 dataclasses.replace(call, among=among)]
+    cur.term = N.Goto(rest)
+
+
+def described(table: dict | None) -> list:
+    """A function's dispatch as plain data (for keys of stored results): a change of which
+    table holds which function changes the analysis, not only the callees."""
+    return [[list(slot), list(targets), complete, [[name, target] for name, _, target in rows]]
+            for slot, (targets, complete, rows) in sorted((table or {}).items(), key=repr)]

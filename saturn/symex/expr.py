@@ -186,12 +186,28 @@ def _may_meet(self, a: GLS, b: GLS) -> int:
 
 
 def _unknown_pair(self, la, lb) -> bool:
-    """A havocked pointer's object and any other; a function and an object an unknown pointer
-    points to (NOTE [indirect-calls] in ir/indirect.py: `ops->cb == my_cb` may hold)."""
+    """A havocked pointer's object and any other; a function, or a global table of functions,
+    and an object an unknown pointer points to (NOTE [indirect-calls] in ir/indirect.py:
+    `ops->cb == my_cb` may hold; NOTE [table-calls] in ir/tables.py: so may `ops == &table`)."""
     if la.root.uid in self.anywhere or lb.root.uid in self.anywhere:
         return True
     fa, fb = la.origin == "function", lb.origin == "function"
-    return fa != fb and (lb if fa else la).origin in ("env", "fresh")
+    if fa != fb:
+        return (lb if fa else la).origin in ("env", "fresh")
+    ta, tb = _table(la), _table(lb)
+    return ta != tb and _pointed_to(lb if ta else la)
+
+
+def _table(loc) -> bool:
+    """A global struct (or a struct member of one) with a function pointer among its fields."""
+    sym = loc.root.sym
+    return sym is not None and sym.kind == "global" and isinstance(loc.type, T.StructT) and \
+        any(isinstance(t, T.PtrT) and isinstance(t.target, T.FuncT) for _, t in loc.type.fields)
+
+
+def _pointed_to(loc) -> bool:
+    """What a pointer the function was given, or read, points to: no variable of its own."""
+    return loc.root.sym is None and loc.root.origin in ("env", "fresh")
 
 
 def _cast(self, e, st):
