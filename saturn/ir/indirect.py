@@ -328,4 +328,5 @@ def described(table: dict | None) -> list:
     """A function's dispatch as plain data (for keys of stored results): a change of which
     table holds which function changes the analysis, not only the callees."""
     return [[list(slot), list(targets), complete, [[name, target] for name, _, target in rows]]
-            for slot, (targets, complete, rows) in sorted((table or {}).items(), key=repr)]
+            for slot, (targets, complete, rows) in sorted((table or {}).items(),
+                                                         key=lambda kv: repr(kv[0]))]
