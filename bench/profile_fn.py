@@ -26,7 +26,7 @@ from saturn.cfront.discover import from_compile_commands, from_paths  # noqa: E4
 from saturn.driver import analyze_one, load_program  # noqa: E402
 from saturn.incremental.store import Store as UnitStore  # noqa: E402
 from saturn.incremental.units import FrontEnd  # noqa: E402
-from saturn.symex.engine import Options  # noqa: E402
+from saturn.symex.options import Options  # noqa: E402
 from summaries.store import Store  # noqa: E402
 
 

@@ -5,13 +5,11 @@ import argparse
 import os
 import sys
 
-from . import __version__, commands, registry
+from . import __version__, commands, record, registry
 from .cfront.discover import from_compile_commands, from_paths
-from .driver import run_check
-from .incremental.units import FrontEnd
 from .preflight import UsageError, numbers, outputs
 from .report import jsonout, sarif, text
-from .symex.engine import Options
+from .symex.options import Options
 
 EXIT_OK, EXIT_REPORTS, EXIT_USAGE = 0, 1, 2
 
@@ -195,27 +193,37 @@ def _check(args) -> int:
         from .incremental.store import Store as UnitStore
         units = UnitStore(store.path + ".units")
         cache_factory = _caches(store, checkers, options, caches)
-    front = FrontEnd(units, args.root, args.std, args.front_end_timeout)
-    with _progress_bar() as progress:
-        try:
-            result = run_check(discovery, checkers, options, front, progress=progress,
-                               jobs=args.jobs, cache_factory=cache_factory,
-                               scheduler=args.scheduler)
-        except OSError as exc:  # e.g. the Dask scheduler cannot be reached
-            raise UsageError(str(exc)) from None
-        except ImportError:
-            raise UsageError("--scheduler needs Dask: pip install 'saturn-c[cluster]'") from None
+    memo = record.memo(units, store, args, discovery, checkers, options)
+    result = record.replay(memo)   # NOTE [run-memo] in incremental/runs.py
+    if result is None:
+        result = _run(args, discovery, checkers, options, units, cache_factory)
     failed = [c.error for c in caches if c.error]   # NOTE [failed-store] in incremental/results.py
     from .report import suppress
     reports, hidden = suppress.split(result.reports, args.root)
     result.stats["suppressed"] = len(hidden)
     reviews = {}
     if store is not None and not failed:
-        failed, reviews = _record_run(store, result, args, (reports, hidden))
+        failed, reviews = record.record_run(store, result, args, (reports, hidden), memo)
     failed = [f"{e}; this run's results were not saved (remove the database to start again)"
               for e in failed]
     reports = _ci_filter(reports, result.stats, args, known, failed, reviews)
     return _emit(args, reports, result.stats, failed)
+
+
+def _run(args, discovery, checkers, options, units, cache_factory):
+    """The analysis (imported here: a replayed run needs none of it)."""
+    from . import driver
+    from .incremental.units import FrontEnd
+    front = FrontEnd(units, args.root, args.std, args.front_end_timeout)
+    with _progress_bar() as progress:
+        try:
+            return driver.run_check(discovery, checkers, options, front, progress=progress,
+                                    jobs=args.jobs, cache_factory=cache_factory,
+                                    scheduler=args.scheduler)
+        except OSError as exc:  # e.g. the Dask scheduler cannot be reached
+            raise UsageError(str(exc)) from None
+        except ImportError:
+            raise UsageError("--scheduler needs Dask: pip install 'saturn-c[cluster]'") from None
 
 
 def _caches(store, checkers, options, made: list):
@@ -281,24 +289,6 @@ def _read_baseline(args):
         return read(args.baseline)
     except BaselineError as exc:
         raise UsageError(str(exc)) from None
-
-
-def _record_run(store, result, args, shown) -> tuple[list[str], dict]:
-    """The call graph and the run in the history (NOTE [detection-status]); ([errors],
-    reviews by fingerprint)."""
-    from summaries.store import StoreError
-    fns = result.program.functions
-    calls = {(k, c) for k, fn in fns.items() for c in fn.callees}
-    files = {fn.file for fn in fns.values() if not os.path.isabs(fn.file)}
-    try:
-        store.record_run(args.root, calls)
-        store.record_history(commands.run_info(args, result.stats, __version__), *shown, files,
-                             args.keep_runs)
-        reviews = store.reviews()
-        store.close()
-    except StoreError as exc:
-        return [str(exc)], {}
-    return [], reviews
 
 
 def _emit(args, reports, stats, failed) -> int:

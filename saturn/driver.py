@@ -8,7 +8,6 @@ import resource
 import signal
 import sys
 import time
-from dataclasses import dataclass, field
 
 from .cfront.discover import Discovery, relative_to
 from .collector import no_gc
@@ -18,16 +17,9 @@ from .ir import indirect
 from .ir.program import Program
 from .logic.circuit import BudgetExceeded
 from .report.fingerprint import assign_fingerprints
-from .symex.engine import FunctionResult, Options, analyze_function
-
-
-@dataclass
-class RunResult:
-    reports: list = field(default_factory=list)
-    stats: dict = field(default_factory=dict)
-    results: dict = field(default_factory=dict)   # function key -> FunctionResult
-    program: Program | None = None
-    errors: list = field(default_factory=list)
+from .outcome import RunResult
+from .symex.engine import FunctionResult, analyze_function
+from .symex.options import Options
 
 
 def load_program(discovery: Discovery, front, phases, log, jobs: int = 1):
@@ -148,9 +140,11 @@ class UnitRunner:
 
 
 def analyze_program(program: Program, checkers, options: Options, log, progress=None,
-                    jobs: int = 1, cache=None, scheduler: str | None = None) -> dict:
+                    jobs: int = 1, cache=None, scheduler: str | None = None,
+                    lost: set | None = None) -> dict:
     """Every function, bottom-up (NOTE [determinism] in interproc/schedule.py). `cache` (a
-    ResultCache) reuses unchanged functions and saves each result as soon as it is known."""
+    ResultCache) reuses unchanged functions and saves each result as soon as it is known;
+    `lost` gets the functions whose worker died (not saved)."""
     results: dict[str, FunctionResult] = {}
 
     unit_runner = UnitRunner(checkers, options)
@@ -158,7 +152,7 @@ def analyze_program(program: Program, checkers, options: Options, log, progress=
     def runner(keys, summaries):
         return unit_runner(program, keys, summaries)
 
-    lost: set[str] = set()   # functions whose worker died: not saved, the next run tries again
+    lost = set() if lost is None else lost   # not saved: the next run tries them again
 
     def on_done(unit_results):
         for res in unit_results:
@@ -202,6 +196,8 @@ def run_check(discovery: Discovery, checkers, options: Options, front,
     """`front`: an incremental.units.FrontEnd (with a store or none)."""
     start = time.perf_counter()
     phases = {"front end": 0.0, "analyze": 0.0}
+    printed: list[str] = []
+    log = _logging(log, printed)
     for note in discovery.notes:
         log(note)
     program, parsed, skipped = load_program(discovery, front, phases, log, jobs)
@@ -214,7 +210,9 @@ def run_check(discovery: Discovery, checkers, options: Options, front,
     program.prune_to(sources)
     t = time.perf_counter()
     cache = cache_factory(program) if cache_factory else None
-    results = analyze_program(program, checkers, options, log, progress, jobs, cache, scheduler)
+    lost: set[str] = set()
+    results = analyze_program(program, checkers, options, log, progress, jobs, cache, scheduler,
+                              lost)
     phases["analyze"] = time.perf_counter() - t
     # Reports inside headers outside --root (system and kernel-wide headers when checking one
     # subsystem) are not the user's to fix; those functions still give their summaries.
@@ -240,4 +238,12 @@ def run_check(discovery: Discovery, checkers, options: Options, front,
                                  resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024, 1),
         "seconds": round(time.perf_counter() - start, 3),
     }
-    return RunResult(reports, stats, results, program)
+    return RunResult(reports, stats, results, program, log=printed, lost=len(lost))
+
+
+def _logging(log, printed: list):
+    """`log` that also keeps each message (a replayed run prints them again: NOTE [run-memo])."""
+    def both(message):
+        printed.append(message)
+        log(message)
+    return both

@@ -5,12 +5,12 @@ with its name, place, status, report count and the names of its search facts; `f
 per (function, checker, fact) that holds — each checker says which of its facts a summary gives
 (Checker.search_facts), so a new checker adds rows, never columns; `sources` the absolute path of
 each function's file (the source view serves only these); `calls` the call graph of the last
-run; `meta` the schema version, the run's root, the schedule's last order and a digest of the
-calls; `runs`, `run_reports` and `reports` the run history (summaries/history.py), `reviews`
-the review status of reports (summaries/reviews.py). A `summaries` row holds the function's
-key, file, line, its cache key (saturn/incremental/results.py),
-Saturn's version, the summary JSON, status (`ok`/`incomplete`) with notes, the function's
-reports and its time. The web page and `saturn summary` read while an analysis writes (WAL
+run; `meta` the schema version, the run's root, the schedule's last order, a digest of the
+calls and the key of the last run (NOTE [run-memo] in saturn/incremental/runs.py); `runs`,
+`run_reports` and `reports` the run history (summaries/history.py), `reviews` the review
+status of reports (summaries/reviews.py). A `summaries` row holds the function's key, file,
+line, its cache key (saturn/incremental/results.py), Saturn's version, the summary JSON,
+status (`ok`/`incomplete`) with notes, the function's reports and its time. The web page and `saturn summary` read while an analysis writes (WAL
 mode). A database of another schema version is refused with a one-line error saying to delete
 it: its summaries are what a run of this version makes again (a new version reuses no stored
 summary: saturn/codehash.py), so there is nothing to migrate; the reviews are meant to live in
@@ -194,6 +194,11 @@ class Store:
     @_guarded
     def reviews(self) -> dict:
         return reviews.all_reviews(self.db)
+
+    @_guarded
+    def set_meta(self, key: str, value: str) -> None:
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+        self.db.commit()
 
     @_guarded
     def meta(self, key: str) -> str | None:

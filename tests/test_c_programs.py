@@ -12,7 +12,7 @@ from saturn import registry
 from saturn.cfront.discover import from_paths
 from saturn.driver import run_check
 from saturn.incremental.units import FrontEnd
-from saturn.symex.engine import Options
+from saturn.symex.options import Options
 from summaries.render import render
 
 HERE = os.path.dirname(os.path.abspath(__file__))

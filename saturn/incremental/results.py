@@ -16,7 +16,7 @@ from ..report.diagnostic import Report
 from ..symex.engine import FunctionResult
 from .digest import ir_digest
 from .lines import NUMBER, number_as
-from .store import salt
+from .runs import base_key
 
 
 class ResultCache:
@@ -24,10 +24,7 @@ class ResultCache:
         self.store, self.program = store, program
         self.names = [c.name for c in checkers] + ["<engine>"]
         self.checkers, self.version = checkers, version
-        effects = sorted((checkers[0].shared_effects or {}).items()) if checkers else []
-        self.base = hashlib.sha256("\x1f".join(
-            [version, salt(), options.key(), repr(effects)] +
-            [c.specs_fingerprint() for c in checkers]).encode()).hexdigest()
+        self.base = base_key(checkers, options, version)
         self.keys: dict[str, str] = {}
         self.digests: dict[str, str] = {}   # function key -> digest of its summaries' text
         self.moved: list[tuple] = []        # rows of reused functions at their new lines

@@ -6,7 +6,7 @@ from saturn import registry
 from saturn.incremental.units import lower_text
 from saturn.driver import analyze_one
 from saturn.logic import circuit
-from saturn.symex.engine import Options
+from saturn.symex.options import Options
 
 SRC = """int f(unsigned *a, unsigned n, unsigned k) {
   unsigned h = k;

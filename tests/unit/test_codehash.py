@@ -2,7 +2,7 @@
 (NOTE [one-salt])."""
 from saturn import codehash
 from saturn.incremental import results, store
-from saturn.symex.engine import Options
+from saturn.symex.options import Options
 
 
 def test_fingerprint_follows_the_source(tmp_path, monkeypatch):

@@ -15,7 +15,7 @@ from saturn.config import ConfigError, load_config
 from saturn.driver import run_check
 from saturn.incremental.units import FrontEnd
 from saturn.report import sarif
-from saturn.symex.engine import Options
+from saturn.symex.options import Options
 from summaries import queries
 from summaries.render import render
 

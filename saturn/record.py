@@ -1,0 +1,61 @@
+"""What a `saturn check` leaves in the summary database besides the summaries: the call graph,
+the run in the history and the run's memo, which a re-check with nothing changed gives again
+(NOTE [run-memo] in saturn/incremental/runs.py)."""
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from . import __version__, commands
+from .incremental.runs import RunMemo, base_key
+from .outcome import RunResult
+
+
+def memo(units, store, args, discovery, checkers, options) -> RunMemo | None:
+    if units is None or store is None:
+        return None
+    return RunMemo(units, store, args.root, args.std, discovery,
+                   base_key(checkers, options, __version__))
+
+
+def replay(memo: RunMemo | None) -> RunResult | None:
+    """The last run again, its messages printed again; None (and the memo forgotten: this
+    run will rewrite the summaries) if it is not this one."""
+    if memo is None:
+        return None
+    start = time.perf_counter()
+    doc = memo.replay()
+    if doc is None:
+        memo.forget()
+        return None
+    for message in doc["log"]:
+        print(message, file=sys.stderr)
+    stats = dict(doc["stats"], reused=doc["stats"]["functions"],
+                 phases={name: 0.0 for name in doc["stats"].get("phases", {})})
+    stats["seconds"] = round(time.perf_counter() - start, 3)
+    return RunResult(doc["reports"], stats, log=doc["log"], files=doc["files"])
+
+
+def record_run(store, result: RunResult, args, shown, memo) -> tuple[list[str], dict]:
+    """The call graph and the run in the history (NOTE [detection-status]), and the run's
+    memo; ([errors], reviews by fingerprint)."""
+    from summaries.store import StoreError
+    try:
+        files = result.files
+        if result.program is not None:   # (a replayed run's graph is the one stored)
+            fns = result.program.functions
+            store.record_run(args.root, {(k, c) for k, fn in fns.items() for c in fn.callees})
+            files = {fn.file for fn in fns.values() if not os.path.isabs(fn.file)}
+        store.record_history(commands.run_info(args, result.stats, __version__), *shown, files,
+                             args.keep_runs)
+        if memo is not None and result.program is not None:
+            if result.lost:
+                memo.forget()
+            else:
+                memo.keep(result.reports, result.stats, result.log, files)
+        reviews = store.reviews()
+        store.close()
+    except StoreError as exc:
+        return [str(exc)], {}
+    return [], reviews
