@@ -86,3 +86,35 @@ def test_an_error_the_budget_left_unconditioned_is_no_callers_error(tmp_path, mo
     # Unlocked, drop may err or not by a condition the summary lost: neither caller is told
     # of an error it cannot tell apart (the double unlock of bad_caller is missed).
     assert reports == set()
+
+
+HELD = """
+#include <pthread.h>
+struct link { pthread_mutex_t m; int up; };
+void relink(struct link *p, int take) {
+    if (take) pthread_mutex_lock(&p->m);
+    p->up = 1;
+}
+void ok_held_on_one_side(struct link *p, int held) {
+    if (held) pthread_mutex_lock(&p->m);
+    relink(p, !held);
+    pthread_mutex_unlock(&p->m);
+}
+void bad_held_always(struct link *p) {
+    pthread_mutex_lock(&p->m);
+    relink(p, 1);
+    pthread_mutex_unlock(&p->m);
+}
+"""
+
+
+def test_an_unconditioned_error_is_the_callers_where_it_surely_holds_the_lock(tmp_path,
+                                                                             monkeypatch):
+    """NOTE [coarse-guess]: the caller that took the lock on every path to the call is told of
+    the callee's double lock; the one holding it on one side only is not."""
+    def over(*_args):
+        raise lock_summary.OverBudget
+    monkeypatch.setattr(lock_summary, "_refined", over)
+    reports, summary = _run(tmp_path, HELD, "relink")
+    assert "[locked -> error (acquire)]" in summary and "lock conditions: coarse" in summary
+    assert reports == {("bad_held_always", "lock.double-lock")}

@@ -25,6 +25,7 @@ kept under its exact text.
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections import Counter
@@ -86,11 +87,13 @@ def line_literals(chunk: str, first: int) -> tuple[str, Counter, Counter]:
     [line-literals])."""
     marks = [int(m[1]) for m in LINE_MARKER.finditer(chunk)] if "\n#" in chunk else []
     lo, hi = min([first] + marks), max([first] + marks) + chunk.count("\n")
-    # Most have none: a number in [lo, hi] holds their common leading digits, and one `in`
-    # rules most chunks out.
-    lead = os.path.commonprefix([str(lo), str(hi)]) if len(str(lo)) == len(str(hi)) else ""
-    if lead and lead not in chunk or \
-            not any(lo <= int(n) <= hi for n in NUMBER.findall(chunk)):
+    # Most have none: a number in [lo, hi] has their digits' count and common leading digits,
+    # so one `in` and one search for numbers of that many digits (markers' aside) rule most
+    # chunks out.
+    width = len(str(lo)) if len(str(lo)) == len(str(hi)) else 0
+    lead = os.path.commonprefix([str(lo), str(hi)]) if width else ""
+    if lead not in chunk or not any(lo <= int(n) <= hi for n in
+                                    (_numbers_of(width) if width else NUMBER).findall(chunk)):
         return chunk, Counter(), Counter()
     own, every, out = Counter(), Counter(), chunk.split("\n")
     for k, here, ln in _numbered(out, first):
@@ -101,6 +104,12 @@ def line_literals(chunk: str, first: int) -> tuple[str, Counter, Counter]:
         if here in ln:
             out[k] = number_as(ln, here, "__LINE__", NUMBER_OR_LITERAL)
     return "\n".join(out), +own, every
+
+
+@functools.lru_cache(maxsize=None)
+def _numbers_of(width: int):
+    """The decimal numbers (as NUMBER finds them) of `width` digits, but a line marker's."""
+    return re.compile(r"(?<![\w.])(?<!^# )\d{%d}(?![\w.])" % width, re.M)
 
 
 def _numbered(lines: list, line: int):
