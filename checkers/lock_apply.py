@@ -190,8 +190,7 @@ def _apply_lock(ctx, checker, call, lk, obj, g, old, enabled, pins, pouts, st, p
     first_now = ctx.get_attr(st, obj, "#lockfirst")
     was_vague = fs.is_(ctx.get_attr(st, obj, "#lockvague"), 1)
     inited = checker.inited(ctx, st, obj)
-    guess = coarse and any(r[3] == E and _vague_row(rows, r) for r in rows) and \
-        not _surely_held(ctx, fs, old, path, g)
+    guess = coarse and _guessed(ctx, fs, rows, old, path, g)
     new = old
     for row, en in zip(rows, enabled):
         if row[3] == E and (lk.get("alternative") or guess and _vague_row(rows, row)):
@@ -223,19 +222,24 @@ def _apply_lock(ctx, checker, call, lk, obj, g, old, enabled, pins, pouts, st, p
 
 
 # NOTE [coarse-guess]: a coarse summary (NOTE [lock-summary-budget]) lost the conditions of its
-# rows, so an error from "locked" beside an outcome without one may be a condition the budget
-# dropped, tied to what made the caller hold the lock (sound's stream lock, a mutex or a
-# spinlock by `pcm->nonatomic`: the caller holds the spinlock only on one side, the callee's
-# release errs only on the other). Where the caller holds the lock on every path to the call
-# (it took the lock itself, unconditionally), no such tie is left: the error is one some path
-# of the callee makes (r8188eu's rtw_wx_set_wap holds scanned_queue.lock and calls a function
-# that, when the mode changes while linked, takes it again).
+# rows, so an error beside an outcome without one, for one entry state, may hang on a condition
+# the budget dropped, and that condition may be what made the caller hold the lock (a stream
+# lock that is a mutex or a spinlock by one flag: held on one side, released by the callee on
+# the other). Where the caller holds the lock on every path to the call, the lock's state ties
+# nothing: the error is one that some path of the callee makes, and it is the caller's. Not
+# seen: a tie to the call's arguments (a `locked` flag the callee tests); such a caller is
+# told of an error its argument rules out.
 COARSE_HELD_BUDGET = 2_000   # conflicts; a question left open is "not surely held"
 
 
-def _surely_held(ctx, fs, old, path, g) -> bool:
+def _guessed(ctx, fs, rows, old, path, g) -> bool:
+    """Whether the coarse summary's errors beside error-free outcomes are guesses here."""
+    if not any(r[3] == E and _vague_row(rows, r) for r in rows):
+        return False
     free = fs.is_(old, U)
-    return free == FALSE or not ctx.can(path, g, free, budget=COARSE_HELD_BUDGET)
+    if free == FALSE:
+        return False
+    return not ctx.affordable() or ctx.can(path, g, free, budget=COARSE_HELD_BUDGET)
 
 
 def _classes(ctx, checker, call, lk, obj, g, pins, pouts, st, path) -> None:

@@ -4,6 +4,7 @@ the run in the history and the run's memo, which a re-check with nothing changed
 from __future__ import annotations
 
 import os
+import resource
 import sys
 import time
 
@@ -22,17 +23,22 @@ def memo(units, store, args, discovery, checkers, options) -> RunMemo | None:
 def replay(memo: RunMemo | None) -> RunResult | None:
     """The last run again, its messages printed again; None (and the memo forgotten: this
     run will rewrite the summaries) if it is not this one."""
+    from summaries.store import StoreError
     if memo is None:
         return None
     start = time.perf_counter()
-    doc = memo.replay()
-    if doc is None:
-        memo.forget()
+    try:
+        doc = memo.replay()
+        if doc is None:
+            memo.forget()
+            return None
+    except StoreError:   # the run finds the database's fault again, and says so
         return None
     for message in doc["log"]:
         print(message, file=sys.stderr)
     stats = dict(doc["stats"], reused=doc["stats"]["functions"],
-                 phases={name: 0.0 for name in doc["stats"].get("phases", {})})
+                 phases={name: 0.0 for name in doc["stats"].get("phases", {})},
+                 peak_rss_mb=round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1))
     stats["seconds"] = round(time.perf_counter() - start, 3)
     return RunResult(doc["reports"], stats, log=doc["log"], files=doc["files"])
 
@@ -50,7 +56,7 @@ def record_run(store, result: RunResult, args, shown, memo) -> tuple[list[str], 
         store.record_history(commands.run_info(args, result.stats, __version__), *shown, files,
                              args.keep_runs)
         if memo is not None and result.program is not None:
-            if result.lost:
+            if result.lost or _skipped_in_run(result.stats):
                 memo.forget()
             else:
                 memo.keep(result.reports, result.stats, result.log, files)
@@ -59,3 +65,9 @@ def record_run(store, result: RunResult, args, shown, memo) -> tuple[list[str], 
     except StoreError as exc:
         return [str(exc)], {}
     return [], reviews
+
+
+def _skipped_in_run(stats: dict) -> bool:
+    """A file the run skipped though it exists (over its deadline, a front end that died) is
+    tried again by the next run: no memo."""
+    return any(s["message"] != "no such file or directory" for s in stats["skipped"])

@@ -10,8 +10,8 @@ calls and the key of the last run (NOTE [run-memo] in saturn/incremental/runs.py
 `run_reports` and `reports` the run history (summaries/history.py), `reviews` the review
 status of reports (summaries/reviews.py). A `summaries` row holds the function's key, file,
 line, its cache key (saturn/incremental/results.py), Saturn's version, the summary JSON,
-status (`ok`/`incomplete`) with notes, the function's reports and its time. The web page and `saturn summary` read while an analysis writes (WAL
-mode). A database of another schema version is refused with a one-line error saying to delete
+status (`ok`/`incomplete`) with notes, the function's reports and its time. The web page
+and `saturn summary` read while an analysis writes (WAL mode). A database of another schema version is refused with a one-line error saying to delete
 it: its summaries are what a run of this version makes again (a new version reuses no stored
 summary: saturn/codehash.py), so there is nothing to migrate; the reviews are meant to live in
 git too (`saturn review export`, docs/WEB.md), and the run history starts again."""

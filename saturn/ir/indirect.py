@@ -195,6 +195,7 @@ def link(program) -> None:
             if targets and len(targets) <= limit:
                 rows = () if slot in by_code else TB.for_slot(by_struct, slot, found, usable)
                 table[slot] = (targets, complete and len(targets) == len(found), rows)
+                program.tables.update(name for name, _, _ in rows)
         if table:
             program.dispatch[key] = table
             fn.callees = set(fn.callees) | {k for entry in table.values() for k in entry[0]}

@@ -47,6 +47,7 @@ class Program:
     attributes: dict = field(default_factory=dict)   # function key → ((name, args), ...)
     attributes_added: int = 0                        # how many add_attributes added
     dispatch: dict = field(default_factory=dict)   # function key → {slot: targets} (ir/indirect.py)
+    tables: set = field(default_factory=set)   # the tables calls dispatch on (ir/tables.py)
     entries: set = field(default_factory=set)      # entry_points(), once the program is whole
     init_sites: dict = field(default_factory=dict)  # (name, slot) -> [(fn key, k, line)]
     lines: int = 0

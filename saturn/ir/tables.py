@@ -8,11 +8,12 @@ one takes and the other's caller holds). Where every function stored in a field 
 initialisers of global structs (the tables) and the call reads the field through a pointer,
 `dispatch` branches on which table the pointer points to: `ops == &table1` calls table1's
 function, `ops == &table2` table2's, in one fixed order for every call, so one path takes one
-table for every call through the same pointer; a table whose field is null calls nothing, and
-where the pointer is none of the tables the call is the unknown call. Whether a pointer the
+table for every call through the same pointer; where the pointer is none of the tables, or a
+table whose field is null, the call is the unknown call. Whether a pointer the
 function was given points to a given table is a free literal, the same at every comparison
-(symex: NOTE [havoc-pointers]). A field also written by code, or a struct copied from a table
-into another object, keeps the resolution by function.
+(symex: NOTE [havoc-pointers]); only these tables are such objects (`Program.tables`), so a
+comparison in the program's own code with another global is what it was. A field also written
+by code with a function keeps the resolution by function.
 """
 from __future__ import annotations
 
@@ -94,11 +95,9 @@ def chain(call, tables, among, rest: int, new_block) -> tuple[N.Branch, N.Block]
     calls: dict[str, int] = {}
     first = cur = None
     for name, lv, target in tables:
-        if target == "":
-            continue    # the unknown call, where no table is chosen
-        if target is None:
-            dest = rest
-        elif target in calls:
+        if not target:
+            continue    # not analysed, or null (a call through null is no path): unknown call
+        if target in calls:
             dest = calls[target]
         else:
             dest = calls[target] = new_block([direct(call, target, among)], N.Goto(rest)).id

@@ -194,15 +194,9 @@ def _unknown_pair(self, la, lb) -> bool:
     fa, fb = la.origin == "function", lb.origin == "function"
     if fa != fb:
         return (lb if fa else la).origin in ("env", "fresh")
-    ta, tb = _table(la), _table(lb)
+    tables = self.program.tables
+    ta, tb = la.path in tables, lb.path in tables
     return ta != tb and _pointed_to(lb if ta else la)
-
-
-def _table(loc) -> bool:
-    """A global struct (or a struct member of one) with a function pointer among its fields."""
-    sym = loc.root.sym
-    return sym is not None and sym.kind == "global" and isinstance(loc.type, T.StructT) and \
-        any(isinstance(t, T.PtrT) and isinstance(t.target, T.FuncT) for _, t in loc.type.fields)
 
 
 def _pointed_to(loc) -> bool:
