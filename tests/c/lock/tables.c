@@ -57,3 +57,15 @@ int bad_reset(const struct reset_ops *ops, struct stream *s) {
 int use_resets(struct stream *s) {
     return bad_reset(&quiet_reset, s) + bad_reset(&locked_reset, s);
 }
+
+/* Only the tables calls dispatch on may be what a given pointer points to: a comparison of
+ * the program's own with another global is as before (no object given is a global's). */
+struct hooks { void (*run)(struct stream *s); };
+static struct hooks spare_hooks;
+void set_spare(void (*run)(struct stream *)) { spare_hooks.run = run; }
+void ok_not_the_spare(const struct hooks *h, struct stream *s) {
+    pthread_mutex_lock(&s->lock);
+    if (h == &spare_hooks)
+        pthread_mutex_lock(&s->lock);
+    pthread_mutex_unlock(&s->lock);
+}
