@@ -181,9 +181,7 @@ def _apply_lock(ctx, checker, call, lk, obj, g, old, enabled, pins, pouts, st, p
     if not rows:
         return   # (summaries stored before such locks were left out of them)
     if lk.get("constructor"):
-        made = c.AND_all([path, g, c.OR_all(enabled)])
-        data.known[obj.addr.uid] = c.OR(data.known.get(obj.addr.uid, -1), made)
-        ctx.set_attr(st, obj, "#lockinit", fs.const(1), c.AND(g, c.OR_all(enabled)))
+        _constructed(ctx, data, obj, c.AND(g, c.OR_all(enabled)), path, st)
     stuck = _stuck(ctx, fs, lk, old)
     _classes(ctx, checker, call, lk, obj, g, pins, pouts, st, path)
     reported = reported_by_callee(rows)
@@ -240,6 +238,12 @@ def _guessed(ctx, fs, rows, old, path, g) -> bool:
     if free == FALSE:
         return False
     return not ctx.affordable() or ctx.can(path, g, free, budget=COARSE_HELD_BUDGET)
+
+
+def _constructed(ctx, data, obj, when, path, st) -> None:
+    """The callee made the lock (a constructor's summary): known, and initialised, after it."""
+    data.known[obj.addr.uid] = ctx.c.OR(data.known.get(obj.addr.uid, -1), ctx.c.AND(path, when))
+    ctx.set_attr(st, obj, "#lockinit", data.fs.const(1), when)
 
 
 def _classes(ctx, checker, call, lk, obj, g, pins, pouts, st, path) -> None:

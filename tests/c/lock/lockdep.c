@@ -33,7 +33,8 @@ void ok_linked(struct stream *first) {
     mutex_unlock(&first->m);
 }
 
-/* No class set anywhere, no annotation: two ports may be one. */
+/* No class set anywhere, no annotation: two ports may be one (idioms.c without lockdep; here
+ * `mutex_lock` is lockdep's `mutex_lock_nested(l, 0)`). */
 struct port { struct mutex m; int open; };
 void bad_two_ports(struct port *a, struct port *b) {
     mutex_lock(&a->m);
