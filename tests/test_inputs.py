@@ -114,10 +114,10 @@ def test_the_front_end_deadline_stops_the_work_and_the_run_goes_on(tmp_path, mon
     is skipped with an error, and the next file is lowered."""
     from saturn.cfront.discover import SourceFile
     from saturn.cfront.preprocess import FrontEndError
-    from saturn.incremental import units
+    from saturn.incremental import lowering, units
     (tmp_path / "slow.c").write_text(LEAKY)
     (tmp_path / "fine.c").write_text(LEAKY)
-    real, spinning = units._Lowering.unit, threading.Event()
+    real, spinning = lowering.Lowering.unit, threading.Event()
 
     def stuck(self):
         if self.src.path.endswith("slow.c"):
@@ -125,7 +125,7 @@ def test_the_front_end_deadline_stops_the_work_and_the_run_goes_on(tmp_path, mon
             while True:   # pure Python: stopped at the deadline
                 pass
         return real(self)
-    monkeypatch.setattr(units._Lowering, "unit", stuck)
+    monkeypatch.setattr(lowering.Lowering, "unit", stuck)
     front = units.FrontEnd(None, str(tmp_path), deadline=1.0)
     with pytest.raises(FrontEndError, match=r"slow.c:1:1: error: .*--front-end-timeout"):
         front.unit(SourceFile(str(tmp_path / "slow.c"), (), str(tmp_path)))

@@ -77,7 +77,7 @@ def declarations(text: str, own: set[str], known: list = ()) -> list[_Decl] | No
 
 def needed(decls: list[_Decl]) -> list[_Decl]:
     """The declarations the file's own ones need, to a fixed point (NOTE [lazy-headers])."""
-    keep = _needed(decls)
+    keep = needed_by(decls, [i for i, d in enumerate(decls) if d.main])
     return [d for i, d in enumerate(decls) if i in keep]
 
 
@@ -93,14 +93,22 @@ def _own_at(text: str, pos: int, own: set[str]) -> bool:
     return m[2] in own if m and m.start() < pos else True
 
 
-def _needed(decls: list[_Decl]) -> set[int]:
+def names_in(text: str) -> set[str]:
+    """The identifiers a text mentions (outside string and character literals)."""
+    return {m[1] for m in _IDENT.finditer(text) if m[1]}
+
+
+def needed_by(decls: list[_Decl], roots, mentions=None) -> set[int]:
+    """The indexes of the declarations those at `roots` need, theirs included; `mentions`:
+    {index: names} taken instead of what those declarations mention."""
+    mentions = mentions or {}
     by_name: dict[str, list[int]] = {}
     for i, d in enumerate(decls):
         for name in d.declared:
             by_name.setdefault(name, []).append(i)
-    keep = {i for i, d in enumerate(decls) if d.main}
+    keep = set(roots)
     seen: set[str] = set()
-    work = [name for i in sorted(keep) for name in decls[i].mentions]
+    work = [name for i in sorted(keep) for name in mentions.get(i, decls[i].mentions)]
     while work:
         name = work.pop()
         if name in seen:
@@ -109,7 +117,7 @@ def _needed(decls: list[_Decl]) -> set[int]:
         for i in by_name.get(name, ()):
             if i not in keep:
                 keep.add(i)
-                work.extend(decls[i].mentions)
+                work.extend(mentions.get(i, decls[i].mentions))
     return keep
 
 

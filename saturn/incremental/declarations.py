@@ -82,8 +82,11 @@ class DeclarationCache:
             return
         self.new[key] = buf.getvalue()
 
-    def flush(self) -> None:
-        """Keep the entries this lowering used or made, and only those."""
+    def flush(self, keep_all: bool = False) -> None:
+        """Keep the entries this lowering used or made, and only those (`keep_all`: the old
+        ones too, after a lowering of a few declarations: NOTE [unit-skeleton])."""
+        if keep_all:
+            self.new = {**self.old, **self.new}
         if self.new.keys() != self.old.keys():
             self.store.put(self.name, pickle.dumps(self.new, protocol=pickle.HIGHEST_PROTOCOL))
 

@@ -47,9 +47,9 @@ def column(text: str, pos: int) -> int:
     return pos - text.rfind("\n", 0, pos)
 
 
-def function_keys(salt: str, text: str, decls: list, spans: list, is_pure) -> dict:
-    """{index: its keys} of each definition of the file's own text among `decls` (with `spans`,
-    lines.decl_spans): under its text with its line literals as `__LINE__` and, when those
+def function_keys(salt: str, text: str, decls: list, spans: list, is_pure) -> tuple:
+    """({index: its keys} of each definition of the file's own text among `decls` (with
+    `spans`, lines.decl_spans), the context after the last declaration): under its text with its line literals as `__LINE__` and, when those
     differ, as it is (NOTE [line-literals]); none when it cannot be kept. `is_pure(index,
     keys)` says whether a definition is pure (NOTE [function-cache])."""
     context, keys = hashlib.sha256(salt.encode()), {}
@@ -59,7 +59,9 @@ def function_keys(salt: str, text: str, decls: list, spans: list, is_pure) -> di
         fold = chunk
         if d.body and d.main:
             exact = relative_markers(chunk, file, first)
-            moving = exact and relative_markers(line_literals(chunk, first)[0], file, first)
+            literal = line_literals(chunk, first)[0]
+            moving = exact if literal is chunk else \
+                exact and relative_markers(literal, file, first)
             where = f"\1{file}\0{column(text, d.start)}\0"
             keys[i] = () if exact is None else tuple(
                 _hashed(context, where + own) for own in dict.fromkeys((moving, exact)))
@@ -69,7 +71,7 @@ def function_keys(salt: str, text: str, decls: list, spans: list, is_pure) -> di
             fold = prototype(chunk) or chunk
         context.update(f"\2{file}\0{without_marker_lines(fold)}".encode(
             "utf-8", "surrogateescape"))
-    return keys
+    return keys, context.hexdigest()
 
 
 def _hashed(context, own: str) -> str:

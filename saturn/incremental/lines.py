@@ -36,7 +36,9 @@ NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.])")   # a decimal number in C or JSON
 # ... or a C string or character literal (matched whole, so no number inside one is found)
 NUMBER_OR_LITERAL = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|""" +
                                NUMBER.pattern)
-_MARKER_LINE = re.compile(r"(#(?<![^\n]#)\s*)\d+")   # a marker's number (as LINE_MARKER)
+# A marker's number as gcc and clang write it (one search, no template to expand: a marker
+# written otherwise keeps its number, which only makes a key more particular).
+_MARKER_NUMBER = re.compile(r"(?:(?<=^#)|(?<=^# ))\d+", re.M)
 
 
 def number_as(text: str, number: str, by: str, pattern=NUMBER) -> str:
@@ -47,7 +49,7 @@ def number_as(text: str, number: str, by: str, pattern=NUMBER) -> str:
 
 def without_marker_lines(text: str) -> str:
     """The text with its line markers' numbers left out (NOTE [line-shift])."""
-    return _MARKER_LINE.sub(r"\1", text) if "#" in text else text
+    return _MARKER_NUMBER.sub("", text) if "#" in text else text
 
 
 def relative_markers(chunk: str, file: str, first: int) -> str | None:
@@ -88,12 +90,13 @@ def line_literals(chunk: str, first: int) -> tuple[str, Counter, Counter]:
     marks = [int(m[1]) for m in LINE_MARKER.finditer(chunk)] if "\n#" in chunk else []
     lo, hi = min([first] + marks), max([first] + marks) + chunk.count("\n")
     # Most have none: a number in [lo, hi] has their digits' count and common leading digits,
-    # so one `in` and one search for numbers of that many digits (markers' aside) rule most
-    # chunks out.
+    # so one `in` and one search for numbers of that many digits (markers' left out) rule
+    # most chunks out.
     width = len(str(lo)) if len(str(lo)) == len(str(hi)) else 0
     lead = os.path.commonprefix([str(lo), str(hi)]) if width else ""
-    if lead not in chunk or not any(lo <= int(n) <= hi for n in
-                                    (_numbers_of(width) if width else NUMBER).findall(chunk)):
+    body = without_marker_lines(chunk) if marks else chunk   # (markers hold the lead)
+    if lead not in body or not any(lo <= int(n) <= hi for n in
+                                   (_numbers_of(width) if width else NUMBER).findall(body)):
         return chunk, Counter(), Counter()
     own, every, out = Counter(), Counter(), chunk.split("\n")
     for k, here, ln in _numbered(out, first):
@@ -108,8 +111,8 @@ def line_literals(chunk: str, first: int) -> tuple[str, Counter, Counter]:
 
 @functools.lru_cache(maxsize=None)
 def _numbers_of(width: int):
-    """The decimal numbers (as NUMBER finds them) of `width` digits, but a line marker's."""
-    return re.compile(r"(?<![\w.])(?<!^# )\d{%d}(?![\w.])" % width, re.M)
+    """The decimal numbers (as NUMBER finds them) of `width` digits."""
+    return re.compile(r"(?<![\w.])\d{%d}(?![\w.])" % width)
 
 
 def _numbered(lines: list, line: int):

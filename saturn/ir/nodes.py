@@ -5,7 +5,7 @@ Every node is a frozen dataclass; the symbolic evaluator dispatches on the class
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 
 from .types import CType
 
@@ -259,3 +259,24 @@ def successors(block: Block) -> list[int]:
     if isinstance(term, Branch):
         return [term.true, term.false] if term.true != term.false else [term.true]
     return []
+
+
+def _by_names(cls) -> None:
+    """Pickle a frozen node's state as its fields' values in order. Dataclasses' own
+    __getstate__/__setstate__ look the fields up for every node, and a stored unit or body
+    holds hundreds of thousands of them (incremental/entries.py)."""
+    names = tuple(f.name for f in fields(cls))
+    setter = object.__setattr__
+
+    def getstate(self):
+        return [getattr(self, n) for n in names]
+
+    def setstate(self, state):
+        for name, value in zip(names, state):
+            setter(self, name, value)
+    cls.__getstate__, cls.__setstate__ = getstate, setstate
+
+
+for _cls in [c for c in list(globals().values()) if isinstance(c, type) and
+             is_dataclass(c) and c.__module__ == __name__ and c.__dataclass_params__.frozen]:
+    _by_names(_cls)

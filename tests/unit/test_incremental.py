@@ -12,7 +12,7 @@ import time
 import pytest
 
 from saturn.cfront.discover import SourceFile
-from saturn.incremental import units
+from saturn.incremental import lowering, units
 from saturn.incremental.store import Store
 from saturn.ir import nodes as N
 from saturn.ir.lower import Lowerer
@@ -48,8 +48,9 @@ def _signature(unit):
                repr(sorted(((str(b), repr(blk.stmts)) for b, blk in f.blocks.items())))
                .count("Const"))
            for k, f in unit.functions.items()}
-    return sorted(fns.items()), sorted((k, g.written, g.address_taken, len(g.inits))
-                                       for k, g in unit.globals.items())
+    return sorted(fns.items()), sorted(
+        (k, g.written, g.address_taken, [str(st.coord) for st in g.inits], g.defined)
+        for k, g in unit.globals.items()), unit.warnings
 
 
 _RECORDING = [True]
@@ -94,8 +95,9 @@ def test_an_edited_body_is_the_only_one_lowered_again(tmp_path, lowered):
                            + F4)
     got, fresh, _ = _front(tmp_path, edited)
     assert got == fresh
-    # f3 again; f2's __LINE__ did not move; f4 moved a line down, and is reused there
-    assert sorted(set(lowered)) == ["f3", "hidden"]   # (a header's inline: lowered when called)
+    # f3 again; f2's __LINE__ did not move; f4 moved a line down, and is reused there; the
+    # header's inline f1 calls is the last lowering's (NOTE [unit-skeleton])
+    assert lowered == ["f3"]
 
 
 def test_functions_below_an_added_line_move_with_their_line_literals(tmp_path, lowered):
@@ -233,3 +235,56 @@ def test_every_field_of_a_function_is_kept_with_its_entry_or_its_body():
 
     from saturn.incremental import entries
     assert {f.name for f in fields(N.Function)} == set(entries.META) | set(entries._BODY)
+
+
+@pytest.fixture
+def whole(monkeypatch):
+    """How many times a cached front end lowered a whole unit (not its skeleton's)."""
+    calls = []
+    real = lowering.Lowering._parsed_and_lowered
+
+    def counted(self, *args):
+        if self.store is not None:
+            calls.append(1)
+        return real(self, *args)
+    monkeypatch.setattr(lowering.Lowering, "_parsed_and_lowered", counted)
+    return calls
+
+
+def _edit_after(tmp_path, base, edited, lowered, whole):
+    _front(tmp_path, _preprocessed(base))
+    lowered.clear()
+    whole.clear()
+    got, fresh, unit = _front(tmp_path, _preprocessed(edited))
+    assert got == fresh
+    return unit
+
+
+def test_an_edit_reuses_the_skeleton_with_the_lines_below_moved(tmp_path, lowered, whole):
+    """NOTE [unit-skeleton]: a table initialised below the edited body, and an impure body
+    below it (lowered again), are where a whole lowering puts them."""
+    impure = F4.replace("  return &counter;\n", "  extern int ext(int);\n  return &counter;\n")
+    base = PRELUDE + F1 + F2 + F3 + "int *table[2] = {\n  &counter,\n  0 };\n" + impure
+    _edit_after(tmp_path, base, base.replace("  t.a = x;\n", "  t.a = x;\n  x++;\n"),
+                lowered, whole)
+    assert not whole and sorted(lowered) == ["f3", "f4"]
+
+
+def test_an_edit_that_stops_calling_a_header_body_or_taking_an_address(tmp_path, lowered,
+                                                                      whole):
+    base = PRELUDE + F1 + F2 + F3 + F4
+    edited = base.replace("hidden(1)", "(hidden != 0)").replace("return &counter;", "return 0;")
+    unit = _edit_after(tmp_path, base, edited, lowered, whole)
+    assert not whole and "hidden" not in {fn.name for fn in unit.functions.values()}
+    assert not unit.globals["counter"].address_taken
+
+
+def test_a_header_body_newly_called_or_moved_lowers_the_whole_unit(tmp_path, lowered, whole):
+    two = PRELUDE.replace("{ return x; }\n", "{ return x; }\nstatic inline int neg(int x) "
+                          "{ return -x; }\n")
+    base = two + F1 + F2 + F3
+    _edit_after(tmp_path, base, base.replace("+ f2(x);", "+ neg(x);"), lowered, whole)
+    assert whole and "neg" in lowered
+    moved = two.replace("typedef", "\ntypedef") + F1 + F2 + F3.replace("+ f2(x);", "+ neg(x);")
+    _edit_after(tmp_path, base.replace("+ f2(x);", "+ neg(x);"), moved, lowered, whole)
+    assert whole

@@ -5,7 +5,7 @@ from pycparser import c_ast
 from saturn.cfront.gnu_parser import SaturnParser
 from saturn.cfront.parse import Declarations
 from saturn.cfront.prune import kept_declarations
-from saturn.incremental import units
+from saturn.incremental import lowering, units
 from saturn.incremental.digest import ir_digest
 from saturn.incremental.lines import decl_spans
 from saturn.ir.lower import lower_unit
@@ -110,13 +110,13 @@ def test_unbalanced_text_is_not_split():
 
 def test_a_wrong_guess_falls_back_to_the_whole_text(monkeypatch):
     """A kept declaration that does not parse alone: the whole text is parsed instead."""
-    real = units.needed
+    real = lowering.needed
 
     def halved(decls):
         decls = real(decls)
         decls[0].end = decls[0].start + 5
         return decls
-    monkeypatch.setattr(units, "needed", halved)
+    monkeypatch.setattr(lowering, "needed", halved)
     assert _by_declarations(TEXT) == _digests(TEXT)
 
 
