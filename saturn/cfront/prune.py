@@ -52,6 +52,18 @@ class _Decl:
         self.mentions: set[str] = set()
         self.body = False
 
+    def moved(self, by: int) -> "_Decl":
+        """The same declaration `by` characters further on."""
+        d = _Decl(self.start + by, self.main)
+        d.end, d.typedef, d.body = self.end + by, self.typedef, self.body
+        d.declared, d.mentions = self.declared, self.mentions
+        return d
+
+    def same(self, other: "_Decl") -> bool:
+        """Whether both declare and mention the same names, alike."""
+        return (self.main, self.typedef, self.body) == (other.main, other.typedef, other.body) \
+            and set(self.declared) == set(other.declared) and \
+            set(self.mentions) == set(other.mentions)
 
 
 def kept_declarations(text: str, own: set[str]) -> list[_Decl] | None:
@@ -61,16 +73,28 @@ def kept_declarations(text: str, own: set[str]) -> list[_Decl] | None:
     return None if decls is None else needed(decls)
 
 
-def declarations(text: str, own: set[str], known: list = ()) -> list[_Decl] | None:
+def declarations(text: str, own: set[str], known: list = (), tail: tuple = ((), None)) \
+        -> list[_Decl] | None:
     """Every top-level declaration of `text`; `known`: its first ones, scanned before (their
-    text unchanged since), after which the scan goes on. None if the text could not be split."""
+    text unchanged since), after which the scan goes on. `tail`: (its last ones, scanned before
+    and moved to where they are now; the typedef names declared up to the first of them): the
+    scan stops at the first if it finds it there alike, with the same typedef names. None if
+    the text could not be split."""
     scanner = _Scanner(own)
     for d in known:
         if d.typedef:
             scanner.typedefs.update(d.declared)
-    pos = known[-1].end if known else 0
+    pos, out = known[-1].end if known else 0, list(known)
+    rest, typedefs = tail
     try:
-        return list(known) + [d for d, _ in scanner.decls(text, pos, _own_at(text, pos, own))]
+        for d, _ in scanner.decls(text, pos, _own_at(text, pos, own)):
+            if rest and d.start >= rest[0].start:
+                if d.start == rest[0].start and d.same(rest[0]) and \
+                        scanner.typedefs == typedefs:
+                    return out + list(rest)
+                rest = ()
+            out.append(d)
+        return out
     except _Unbalanced:
         return None
 

@@ -288,3 +288,36 @@ def test_a_header_body_newly_called_or_moved_lowers_the_whole_unit(tmp_path, low
     moved = two.replace("typedef", "\ntypedef") + F1 + F2 + F3.replace("+ f2(x);", "+ neg(x);")
     _edit_after(tmp_path, base.replace("+ f2(x);", "+ neg(x);"), moved, lowered, whole)
     assert whole
+
+
+def _scan_signature(decls):
+    return [(d.start, d.end, d.main, d.typedef, d.body, set(d.declared), set(d.mentions))
+            for d in decls]
+
+
+@pytest.mark.parametrize("edit, moved", [
+    (("  t.a = x;\n", "  t.a = x;\n  x++;\n"), True),        # a line added: markers renumbered
+    (("  counter++;\n", "  counter += 2;\n"), True),          # the same lines
+    (("int counter;\n", "typedef int counter;\n"), False),     # a name became a typedef
+    (("int counter2;", "int counter3;"), False),               # a digit of a name
+    (("return x + 1;", "return x + 2;"), True),                # a digit of a number
+])
+def test_a_scan_after_an_edit_is_a_whole_scan(tmp_path, monkeypatch, edit, moved):
+    """NOTE [scan-prefix]: what the scan takes from the last one, before and after the change,
+    is what scanning the whole text finds."""
+    from saturn.cfront.prune import _Decl, declarations
+    from saturn.incremental.scans import ScanCache
+    alike, real = [], _Decl.same
+    monkeypatch.setattr(_Decl, "same", lambda a, b: alike.append(real(a, b)) or alike[-1])
+    marker = '# 30 "a.c"\n'
+    base = PRELUDE + F1 + F2 + "\n" * 12 + marker + F3 + F4 + "int counter2;\n" + F2.replace(
+        "f2", "f5")
+    cache, own = ScanCache(Store(str(tmp_path / "units")), "a.c"), {"a.c"}
+    cache.declarations(_preprocessed(base), own)
+    edited = base.replace(*edit)
+    if "\n  x++;\n" in edited:
+        edited = edited.replace(marker, '# 31 "a.c"\n')
+    text = _preprocessed(edited)
+    assert _scan_signature(cache.declarations(text, own)) == \
+        _scan_signature(declarations(text, own))
+    assert any(alike) == moved   # the declarations after the change taken moved, or scanned
