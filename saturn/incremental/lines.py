@@ -52,15 +52,26 @@ def without_marker_lines(text: str) -> str:
     return _MARKER_NUMBER.sub("", text) if "#" in text else text
 
 
-def relative_markers(chunk: str, file: str, first: int) -> str | None:
-    """The chunk (its first line `first` of `file`) with its line markers' numbers relative to
-    that line; None when a marker names another file (the chunk does not move as one)."""
+def markers_in(chunk: str) -> list:
+    """The line markers inside a chunk (matches of LINE_MARKER)."""
+    return list(LINE_MARKER.finditer(chunk)) if "\n#" in chunk else []
+
+
+def relative_markers(chunk: str, file: str, first: int, marks=None) -> str | None:
+    """The chunk (its first line `first` of `file`; `marks`: markers_in(chunk)) with its line
+    markers' numbers relative to that line; None when a marker names another file (the chunk
+    does not move as one)."""
     if "\n#" not in chunk:
         return chunk
-    marks = list(LINE_MARKER.finditer(chunk))
+    marks = markers_in(chunk) if marks is None else marks
     if len(marks) != chunk.count("\n#") or any(m[2] != file for m in marks):
         return None
-    return LINE_MARKER.sub(lambda m: f"# +{int(m[1]) - first} \"\"", chunk)
+    parts, at = [], 0
+    for m in marks:
+        parts += (chunk[at:m.start()], f"# +{int(m[1]) - first} \"\"")
+        at = m.end()
+    parts.append(chunk[at:])
+    return "".join(parts)
 
 
 def decl_spans(text: str, decls) -> list[tuple[str, int, int]]:
@@ -83,18 +94,21 @@ def decl_spans(text: str, decls) -> list[tuple[str, int, int]]:
     return out
 
 
-def line_literals(chunk: str, first: int) -> tuple[str, Counter, Counter]:
+def line_literals(chunk: str, first: int, marks=None, probe: str | None = None) \
+        -> tuple[str, Counter, Counter]:
     """(the chunk, its first line `first`, with its line literals written `__LINE__`; how many
     times each number is written in it as a line literal; how many times at all) (NOTE
-    [line-literals])."""
-    marks = [int(m[1]) for m in LINE_MARKER.finditer(chunk)] if "\n#" in chunk else []
+    [line-literals]). `marks`: markers_in(chunk); `probe`: the chunk with other numbers in
+    its markers (relative_markers), if known."""
+    marks = [int(m[1]) for m in (markers_in(chunk) if marks is None else marks)]
     lo, hi = min([first] + marks), max([first] + marks) + chunk.count("\n")
     # Most have none: a number in [lo, hi] has their digits' count and common leading digits,
     # so one `in` and one search for numbers of that many digits (markers' left out) rule
     # most chunks out.
     width = len(str(lo)) if len(str(lo)) == len(str(hi)) else 0
     lead = os.path.commonprefix([str(lo), str(hi)]) if width else ""
-    body = without_marker_lines(chunk) if marks else chunk   # (markers hold the lead)
+    body = chunk if not marks else probe or without_marker_lines(chunk)   # (markers hold
+    #                                                                          the lead)
     if lead not in body or not any(lo <= int(n) <= hi for n in
                                    (_numbers_of(width) if width else NUMBER).findall(body)):
         return chunk, Counter(), Counter()
