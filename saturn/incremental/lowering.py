@@ -22,7 +22,7 @@ from .digest import ir_digest
 from .functions import IMPURE, column, function_keys, prototype
 from .lines import decl_spans, line_literals
 from .scans import ScanCache
-from .skeleton import Shift, layout_key, remark, stays, strip
+from .skeleton import Shift, kept_impure, layout_key, remark, stays, strip
 
 
 class Last:
@@ -70,7 +70,7 @@ class Lowering:
         self.entries: dict[str, bytes] = {}   # the unit's function-cache entries, by key
         self.packed: dict[str, tuple] = {}    # function key -> (its entry's key, first line,
         #                                       the entry's fields)
-        self.statics: set[str] = set()        # keys of the own definitions' static locals
+        self.statics: dict = {}               # own definition's key -> its static locals
         self.layout = None                    # NOTE [unit-skeleton]
 
     def unit(self) -> Program:
@@ -155,14 +155,16 @@ class Lowering:
 
     def _lay_out(self, layout: str, spans) -> None:
         """What the next lowering needs to reuse this one's skeleton (NOTE [unit-skeleton])."""
-        self.layout = (layout, [(file, first) for file, first, _ in spans], sorted(self.statics))
+        self.layout = (layout, [(file, first) for file, first, _ in spans],
+                       dict(sorted(self.statics.items())))
 
     def _reused(self, decls, spans, keys, hits, pure, context, cache) -> Program | None:
         """The last lowering's skeleton with the file's own definitions put in (NOTE
         [unit-skeleton]); None when its layout changed or anything is in doubt."""
         last = self.old.layout
         layout = layout_key(context, self.text, decls, spans, pure)
-        if not last or last[0] != layout or len(last[1]) != len(spans):
+        if not last or last[0] != layout or len(last[1]) != len(spans) or \
+                not isinstance(last[2], dict):
             return None
         shift = Shift(last[1], spans, self.relpath)
         try:
@@ -171,8 +173,11 @@ class Lowering:
             return None
         if unit.warnings or unit.lowering_errors or not stays(unit, self.own, shift):
             return None
-        roots = sorted(i for i in keys if i not in hits)
-        got = self._scratch(decls, spans, hits, roots, cache)
+        kept = kept_impure(unit, self.own, shift,
+                           {decls[i].declared[0]: i for i in keys if i not in hits and
+                            i not in pure and len(decls[i].declared) == 1})
+        roots = sorted(i for i in keys if i not in hits and i not in kept.values())
+        got = self._scratch(decls, spans, {*hits, *kept.values()}, roots, cache)
         if got is None:
             return None
         scratch, out, fresh = got
@@ -181,8 +186,12 @@ class Lowering:
                 any(k not in unit.functions for k, fn in scratch.functions.items()
                     if fn.file not in self.own):
             return None
-        strip(unit, self.own, last[2], shift)
+        strip(unit, self.own, last[2], shift, kept)
         uses: list = []
+        for key, i in kept.items():
+            self.statics[key] = last[2].get(key, [])
+            if keys[i]:
+                self.entries[keys[i][-1]] = IMPURE
         try:
             for i, fn in fresh.items():
                 its = keys[i] if i in pure else ()
@@ -204,17 +213,18 @@ class Lowering:
         self._lay_out(layout, spans)
         return unit
 
-    def _scratch(self, decls, spans, hits, roots, cache):
+    def _scratch(self, decls, spans, others: set, roots, cache):
         """(program, lowering's output, {index: function}) of the definitions at `roots`
-        lowered with only the declarations they need; None if one does not parse alone."""
+        lowered with only the declarations they need, the definitions at `others` as their
+        prototypes; None if one does not parse alone."""
         protos = {i: names_in(prototype(self.text[decls[i].start:decls[i].end]))
-                  for i in hits}   # (parsed as their prototypes)
+                  for i in others}
         at = sorted(needed_by(decls, roots, protos))
         names: dict = {}
         try:
             unit, out = self._lowered(self._parsed(
                 [decls[i] for i in at], [spans[i] for i in at],
-                {k: hits[i] for k, i in enumerate(at) if i in hits}, cache, names))
+                {k for k, i in enumerate(at) if i in others}, cache, names))
         except _Unparsable:
             return None
         return unit, out, {at[k]: fn for k, fn in self._fresh(unit, names).items()}
@@ -224,7 +234,7 @@ class Lowering:
         fn, statics, its_uses = entries.install(entry, parts, tags, unit.globals, first)
         for g in statics:
             unit.add_global(g)
-            self.statics.add(g.sym.key)
+        self.statics[fn.key] = [g.sym.key for g in statics]
         unit.add_function(fn)
         uses.append(its_uses)
 
@@ -269,8 +279,9 @@ class Lowering:
                 if fn.file in self.own and names.get(fn.name) is not None}
 
     def _parsed(self, decls, spans, hits, cache, names: dict):
-        """The declarations' nodes, one declaration at a time; the definitions parsed whole
-        go into `names` (their name -> index)."""
+        """The declarations' nodes, one declaration at a time, the definitions at `hits` as
+        their prototypes; the definitions parsed whole go into `names` (their name ->
+        index)."""
         text, parser = self.text, Declarations(self.src.path)
         for i, d in enumerate(decls):
             chunk, (file, first, _) = text[d.start:d.end], spans[i]
@@ -326,7 +337,7 @@ class Lowering:
             self.entries[key] = self.old.entries[key]
             self.packed[parts[0]["key"]] = (key, spans[i][1], parts[0])
         for i, fn in fresh.items():
-            self.statics.update(g.sym.key for g in out.statics.get(fn.key, []))
+            self.statics[fn.key] = [g.sym.key for g in out.statics.get(fn.key, [])]
             its = keys.get(i)
             if not its:
                 continue

@@ -10,12 +10,15 @@ last context (every declaration, the pure definitions by their prototypes: NOTE
 inside a declaration relative to its first line. When the layout key is the last lowering's,
 the unit is that skeleton with its lines moved as their declarations moved, the header bodies
 no function of the file calls any more left out, and the file's own definitions put in: the
-function cache's, and the others (the edited ones, the impure ones) lowered with only the
+function cache's, the impure ones that did not move as the skeleton holds them (their text is
+in the key), and the others (the edited ones, impure ones that moved) lowered with only the
 declarations they need (cfront/prune.py `needed_by`), moved onto the skeleton's structs and
 globals as a cached definition is (NOTE [function-entries]). Pure definitions write nothing
 the skeleton holds (NOTE [scope-effects]), so the unit is the one a whole lowering makes; any
 doubt (a header body moved or newly called, a definition found impure or not lowered) lowers
-the whole file instead.
+the whole file instead. An edited body that needs what an impure one declares finds it
+undeclared, declares it itself and is impure, so the whole file is lowered (a struct an
+impure body completes is the one such effect not seen this way).
 """
 from __future__ import annotations
 
@@ -83,13 +86,23 @@ def stays(unit, own: set, shift: Shift) -> bool:
         for fn in unit.functions.values())
 
 
-def strip(unit, own: set, statics, shift: Shift) -> None:
-    """The skeleton of a stored unit: its own definitions and their static locals out, its
-    lines moved."""
+def kept_impure(unit, own: set, shift: Shift, impure: dict) -> dict:
+    """{key: index} of the impure definitions (`impure`: name -> index) the skeleton holds
+    lowered where they still are: their text is in the layout key, so they stay as they were."""
+    return {k: impure[fn.name] for k, fn in unit.functions.items()
+            if fn is not None and fn.file in own and fn.name in impure and
+            shift.line(fn.file, fn.line) == fn.line and
+            shift.line(fn.file, fn.end_line) == fn.end_line}
+
+
+def strip(unit, own: set, statics: dict, shift: Shift, kept: dict) -> None:
+    """The skeleton of a stored unit: its own definitions but `kept` and their static locals
+    (`statics`: by definition) out, its lines moved."""
     unit.functions = {k: fn for k, fn in unit.functions.items()
-                      if fn is not None and fn.file not in own}
-    for key in statics:
-        unit.globals.pop(key, None)
+                      if fn is not None and (fn.file not in own or k in kept)}
+    for fn_key, keys in statics.items():
+        for key in keys if fn_key not in kept else ():
+            unit.globals.pop(key, None)
     for g in unit.globals.values():
         if shift.moved and g.inits:
             g.inits = [dataclasses.replace(st, coord=shift.coord(st.coord))
@@ -120,8 +133,8 @@ def remark(unit, own: set, uses: list) -> None:
                       if fn.file in own or k in called}
     for g in unit.globals.values():
         g.written = g.address_taken = False
-    for key in called:
-        fn = unit.functions[key]
-        uses.append(global_uses([s for blk in fn.blocks.values() for s in blk.stmts]))
+    for fn in unit.functions.values():
+        if type(fn) is N.Function:   # a header body, or an impure one kept (not an entry)
+            uses.append(global_uses([s for blk in fn.blocks.values() for s in blk.stmts]))
     for written, taken in uses:
         mark_uses(unit, written, taken)

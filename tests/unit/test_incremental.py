@@ -321,3 +321,14 @@ def test_a_scan_after_an_edit_is_a_whole_scan(tmp_path, monkeypatch, edit, moved
     assert _scan_signature(cache.declarations(text, own)) == \
         _scan_signature(declarations(text, own))
     assert any(alike) == moved   # the declarations after the change taken moved, or scanned
+
+
+def test_an_impure_body_above_the_edit_is_kept_as_it_was(tmp_path, lowered, whole):
+    """NOTE [unit-skeleton]: an impure body (its whole text in the layout key) that did not
+    move is the skeleton's; one below the edit is lowered again."""
+    impure = F1.replace("  counter++;\n", "  extern int ext(int);\n  counter++;\n")
+    below = F4.replace("  return &counter;\n", "  extern int ext2(int);\n  return &counter;\n")
+    base = PRELUDE + impure + F2 + F3 + below
+    _edit_after(tmp_path, base, base.replace("  t.a = x;\n", "  t.a = x;\n  x++;\n"),
+                lowered, whole)
+    assert not whole and sorted(lowered) == ["f3", "f4"]
