@@ -168,7 +168,8 @@ class Lowering:
             return None
         shift = Shift(last[1], spans, self.relpath)
         try:
-            unit, tags, _ = pickle.loads(self.old.skeleton)
+            unit, tags, packed = pickle.loads(self.old.skeleton)
+            bodies = self._header_bodies(unit, tags, packed)
         except Exception:   # damaged: lowered whole
             return None
         if unit.warnings or unit.lowering_errors or not stays(unit, self.own, shift):
@@ -206,7 +207,10 @@ class Lowering:
             return None
         for i, (key, parts) in sorted(hits.items()):
             self._put(unit, self.old.entries[key], parts, tags, spans[i][1], uses)
-        remark(unit, self.own, uses)
+        remark(unit, self.own, uses, bodies)
+        for key in set(bodies) & set(unit.functions):
+            self.entries[bodies[key][0]] = self.old.entries[bodies[key][0]]
+            self.packed[key] = packed[key]
         cache.flush(keep_all=True)
         self.tags = tags
         self._keep(unit, out, decls, spans, keys, hits, {}, set())
@@ -228,6 +232,18 @@ class Lowering:
         except _Unparsable:
             return None
         return unit, out, {at[k]: fn for k, fn in self._fresh(unit, names).items()}
+
+    def _header_bodies(self, unit, tags, packed: dict) -> dict:
+        """The skeleton's header bodies stored as entries, put in `unit` unread: {key: (their
+        entry's key, the globals' uses they make)} (their static locals are the skeleton's)."""
+        bodies = {}
+        for key, (entry_key, first, meta) in packed.items():
+            if meta["file"] not in self.own:
+                entry = self.old.entries[entry_key]
+                fn, _, uses = entries.install(entry, entries.parts(entry), tags, unit.globals,
+                                              first)
+                unit.functions[key], bodies[key] = fn, (entry_key, uses)
+        return bodies
 
     def _put(self, unit, entry: bytes, parts, tags, first: int, uses: list) -> None:
         """A definition's entry installed in `unit`, its statics and uses with it."""
@@ -350,6 +366,23 @@ class Lowering:
                 continue
             self.entries[key] = entry
             self.packed[fn.key] = (key, spans[i][1], entries.parts(entry)[0])
+        for fn in list(unit.functions.values()):
+            if fn.file not in self.own and fn.key not in self.packed:
+                self._keep_body(unit, out, fn)
+
+    def _keep_body(self, unit, out, fn) -> None:
+        """A header body kept as an entry (under its own key in the unit's entries), so that
+        loading the unit reads it only when the analysis does (NOTE [function-entries])."""
+        ir_digest(fn)
+        analysis_weight(fn)
+        uses = global_uses([s for blk in fn.blocks.values() for s in blk.stmts])
+        try:
+            entry = entries.dump(fn, out.statics.get(fn.key, []), uses, out.tags,
+                                 unit.globals, fn.line)
+        except (RecursionError, pickle.PickleError, TypeError):
+            return
+        self.entries["body\0" + fn.key] = entry
+        self.packed[fn.key] = ("body\0" + fn.key, fn.line, entries.parts(entry)[0])
 
     def _entry(self, fn, i, its, out, tags, globs, decls, spans) -> tuple:
         """(its key, or None when `its` is empty; the entry) of a definition lowered now with

@@ -124,17 +124,19 @@ def headers_called(unit, own: set) -> set:
     return reached
 
 
-def remark(unit, own: set, uses: list) -> None:
+def remark(unit, own: set, uses: list, bodies: dict) -> None:
     """The skeleton made whole again once the file's own definitions are in (`uses`: the
-    globals' uses theirs make): only the header bodies they call, the globals' uses marked
-    anew."""
+    globals' uses theirs make; `bodies`: the header bodies stored as entries, with theirs):
+    only the header bodies they call, the globals' uses marked anew."""
     called = headers_called(unit, own)
     unit.functions = {k: fn for k, fn in unit.functions.items()
                       if fn.file in own or k in called}
     for g in unit.globals.values():
         g.written = g.address_taken = False
-    for fn in unit.functions.values():
-        if type(fn) is N.Function:   # a header body, or an impure one kept (not an entry)
+    for key, fn in unit.functions.items():
+        if key in bodies:
+            uses.append(bodies[key][1])
+        elif type(fn) is N.Function:   # a header body, or an impure one kept (not an entry)
             uses.append(global_uses([s for blk in fn.blocks.values() for s in blk.stmts]))
     for written, taken in uses:
         mark_uses(unit, written, taken)

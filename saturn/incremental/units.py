@@ -8,7 +8,8 @@ into one program). A unit is kept under a hash of its preprocessed text, its pat
 [direct-mode] in direct.py) loads a small pickle of lowered IR: no parsing, no lowering. Its
 functions of the file's own text are stored as their function-cache entries (NOTE
 [function-entries]), which the next lowering of the file after an edit reuses (NOTE
-[function-cache]). Units lowered apart have their own symbols for a shared global: the
+[function-cache]), and the header bodies it lowered as entries too, so that loading a unit
+reads no body the analysis does not. Units lowered apart have their own symbols for a shared global: the
 analysis names globals by key (symex/environment.py).
 """
 from __future__ import annotations
