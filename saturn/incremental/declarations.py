@@ -20,6 +20,7 @@ import pickle
 from pycparser import c_ast
 from pycparser.c_parser import Coord
 
+from ..cfront.preprocess import FrontEndError
 from .lines import relative_markers
 
 
@@ -93,3 +94,30 @@ class DeclarationCache:
 
 def is_node_list(nodes) -> bool:
     return isinstance(nodes, list) and all(isinstance(n, c_ast.Node) for n in nodes)
+
+
+def keep_prototype(parser, cache, nodes, proto, file, first, col, types) -> None:
+    """A definition's declaration, kept as its prototype's parse: what a later lowering
+    that has its IR parses instead (NOTE [declaration-cache])."""
+    if len(nodes) == 1 and isinstance(nodes[0], c_ast.FuncDef) and parser.last:
+        key = cache.key(proto, file, first, col, types)
+        if key is not None:
+            cache.save(key, file, first, [nodes[0].decl], parser.last)
+
+def parse_one(parser, cache, chunk, file, first, col, types):
+    """A declaration's nodes, from the declaration cache or parsed (NOTE
+    [declaration-cache]); None if it does not parse alone."""
+    key = None
+    if cache is not None:
+        key = cache.key(chunk, file, first, col, types)
+        got = cache.load(key, first) if key else None
+        if got is not None:
+            parser.declare(got[1])
+            return got[0]
+    try:
+        nodes, names = parser.parse(chunk, file, first, col)
+    except FrontEndError:
+        return None
+    if key is not None:
+        cache.save(key, file, first, nodes, names)
+    return nodes

@@ -10,14 +10,13 @@ from pycparser import c_ast
 from ..cfront.discover import SourceFile, relative_to
 from ..cfront.markers import Names, own_names, shown, unescape
 from ..cfront.parse import Declarations, parse_text
-from ..cfront.preprocess import FrontEndError
 from ..cfront.prune import declarations, names_in, needed, needed_by
 from ..collector import no_gc
 from ..ir.loops import analysis_weight
 from ..ir.lower import lower_unit
 from ..ir.program import Program, global_uses, mark_uses
 from . import entries
-from .declarations import DeclarationCache
+from .declarations import DeclarationCache, keep_prototype, parse_one
 from .digest import ir_digest
 from .functions import IMPURE, column, function_keys, prototype
 from .lines import decl_spans, line_literals
@@ -193,17 +192,8 @@ class Lowering:
             self.statics[key] = last[2].get(key, [])
             if keys[i]:
                 self.entries[keys[i][-1]] = IMPURE
-        try:
-            for i, fn in fresh.items():
-                its = keys[i] if i in pure else ()
-                key, entry = self._entry(fn, i, its, out, out.tags, scratch.globals, decls, spans)
-                self._put(unit, entry, entries.parts(entry), tags, spans[i][1], uses)
-                if key is not None:
-                    self.entries[key] = entry
-                    self.packed[fn.key] = (key, spans[i][1], entries.parts(entry)[0])
-                elif keys[i]:
-                    self.entries[keys[i][-1]] = IMPURE
-        except Exception:   # a struct or global the skeleton lacks, or not kept: lowered whole
+        if not self._put_fresh(unit, tags, fresh, keys, pure, (out, scratch), decls, spans,
+                               uses):
             return None
         for i, (key, parts) in sorted(hits.items()):
             self._put(unit, self.old.entries[key], parts, tags, spans[i][1], uses)
@@ -216,6 +206,26 @@ class Lowering:
         self._keep(unit, out, decls, spans, keys, hits, {}, set())
         self._lay_out(layout, spans)
         return unit
+
+    def _put_fresh(self, unit, tags, fresh, keys, pure, lowered, decls, spans, uses) -> bool:
+        """The definitions lowered apart (`lowered`: the lowering's output and program) moved
+        onto the skeleton's structs and globals (NOTE [function-entries]) and kept; False,
+        with nothing kept, if one cannot be (a struct or global the skeleton lacks)."""
+        out, scratch = lowered
+        try:
+            for i, fn in fresh.items():
+                its = keys[i] if i in pure else ()
+                key, entry = self._entry(fn, i, its, out, out.tags, scratch.globals, decls, spans)
+                self._put(unit, entry, entries.parts(entry), tags, spans[i][1], uses)
+                if key is not None:
+                    self.entries[key] = entry
+                    self.packed[fn.key] = (key, spans[i][1], entries.parts(entry)[0])
+                elif keys[i]:
+                    self.entries[keys[i][-1]] = IMPURE
+        except Exception:   # lowered whole instead
+            self.entries, self.packed, self.statics = {}, {}, {}
+            return False
+        return True
 
     def _scratch(self, decls, spans, others: set, roots, cache):
         """(program, lowering's output, {index: function}) of the definitions at `roots`
@@ -309,41 +319,12 @@ class Lowering:
                 name = d.declared[0]
                 names[name] = None if name in names else i   # (two: told apart by neither)
             types = parser.types_among(d.mentions)
-            got = self._parse_one(parser, None if whole else cache, chunk, file, first, col,
-                                  types)
+            got = parse_one(parser, None if whole else cache, chunk, file, first, col, types)
             if got is None:
                 raise _Unparsable()
             if whole and proto and cache is not None:   # its prototype, for when it is a hit
-                self._keep_prototype(parser, cache, got, proto + ";", file, first, col, types)
+                keep_prototype(parser, cache, got, proto + ";", file, first, col, types)
             yield from got
-
-    @staticmethod
-    def _keep_prototype(parser, cache, nodes, proto, file, first, col, types) -> None:
-        """A definition's declaration, kept as its prototype's parse: what a later lowering
-        that has its IR parses instead (NOTE [declaration-cache])."""
-        if len(nodes) == 1 and isinstance(nodes[0], c_ast.FuncDef) and parser.last:
-            key = cache.key(proto, file, first, col, types)
-            if key is not None:
-                cache.save(key, file, first, [nodes[0].decl], parser.last)
-
-    @staticmethod
-    def _parse_one(parser, cache, chunk, file, first, col, types):
-        """A declaration's nodes, from the declaration cache or parsed (NOTE
-        [declaration-cache]); None if it does not parse alone."""
-        key = None
-        if cache is not None:
-            key = cache.key(chunk, file, first, col, types)
-            got = cache.load(key, first) if key else None
-            if got is not None:
-                parser.declare(got[1])
-                return got[0]
-        try:
-            nodes, names = parser.parse(chunk, file, first, col)
-        except FrontEndError:
-            return None
-        if key is not None:
-            cache.save(key, file, first, nodes, names)
-        return nodes
 
     def _keep(self, unit, out, decls, spans, keys, hits, fresh, impure) -> None:
         """The unit's function-cache entries: the hits' and the fresh pure definitions'."""
