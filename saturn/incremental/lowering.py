@@ -21,7 +21,7 @@ from .digest import ir_digest
 from .functions import IMPURE, column, function_keys, prototype
 from .lines import decl_spans, line_literals
 from .scans import ScanCache
-from .skeleton import Shift, kept_impure, layout_key, remark, stays, strip
+from .skeleton import Shift, layout_key, remark, stays, strip
 
 
 class Last:
@@ -166,6 +166,8 @@ class Lowering:
                 not isinstance(last[2], dict):
             return None
         shift = Shift(last[1], spans, self.relpath)
+        if shift.moved and shift.ambiguous:
+            return None
         try:
             unit, tags, packed = pickle.loads(self.old.skeleton)
             bodies = self._header_bodies(unit, tags, packed)
@@ -173,25 +175,19 @@ class Lowering:
             return None
         if unit.warnings or unit.lowering_errors or not stays(unit, self.own, shift):
             return None
-        kept = kept_impure(unit, self.own, shift,
-                           {decls[i].declared[0]: i for i in keys if i not in hits and
-                            i not in pure and len(decls[i].declared) == 1})
-        roots = sorted(i for i in keys if i not in hits and i not in kept.values())
-        got = self._scratch(decls, spans, {*hits, *kept.values()}, roots, cache)
+        roots = sorted(i for i in keys if i not in hits)
+        got = self._scratch(decls, spans, set(hits), roots, cache)
         if got is None:
             return None
         scratch, out, fresh = got
         if sorted(fresh) != roots or any((fn.key in out.impure) == (i in pure)
                                          for i, fn in fresh.items()) or \
+                scratch.warnings or scratch.lowering_errors or \
                 any(k not in unit.functions for k, fn in scratch.functions.items()
                     if fn.file not in self.own):
             return None
-        strip(unit, self.own, last[2], shift, kept)
+        strip(unit, self.own, last[2], shift)
         uses: list = []
-        for key, i in kept.items():
-            self.statics[key] = last[2].get(key, [])
-            if keys[i]:
-                self.entries[keys[i][-1]] = IMPURE
         if not self._put_fresh(unit, tags, fresh, keys, pure, (out, scratch), decls, spans,
                                uses):
             return None

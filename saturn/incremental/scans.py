@@ -74,6 +74,9 @@ def _numbers_only(old_text: str, text: str, start: int, by: int) -> bool:
             at -= 1
         if not 48 <= x[at] <= 57:   # the token is a name (or a string: scanned again)
             return False
+        line = x.rfind(b"\n", 0, at) + 1
+        if x[line:line + 1] == b"#" and x[line:at] not in (b"#", b"# "):
+            return False   # in a marker, only its line number (not a file's name)
     return True
 
 

@@ -10,15 +10,13 @@ last context (every declaration, the pure definitions by their prototypes: NOTE
 inside a declaration relative to its first line. When the layout key is the last lowering's,
 the unit is that skeleton with its lines moved as their declarations moved, the header bodies
 no function of the file calls any more left out, and the file's own definitions put in: the
-function cache's, the impure ones that did not move as the skeleton holds them (their text is
-in the key), and the others (the edited ones, impure ones that moved) lowered with only the
-declarations they need (cfront/prune.py `needed_by`), moved onto the skeleton's structs and
-globals as a cached definition is (NOTE [function-entries]). Pure definitions write nothing
+function cache's, and the others (the edited ones, the impure ones, in their order, so that
+what an impure body declares is seen by those after it) lowered with only the declarations
+they need (cfront/prune.py `needed_by`), moved onto the skeleton's structs and globals as a
+cached definition is (NOTE [function-entries]). Pure definitions write nothing
 the skeleton holds (NOTE [scope-effects]), so the unit is the one a whole lowering makes; any
-doubt (a header body moved or newly called, a definition found impure or not lowered) lowers
-the whole file instead. An edited body that needs what an impure one declares finds it
-undeclared, declares it itself and is impure, so the whole file is lowered (a struct an
-impure body completes is the one such effect not seen this way).
+doubt (a header body moved or newly called, a definition found impure or not lowered, a
+warning, a file whose line numbers come twice) lowers the whole file instead.
 """
 from __future__ import annotations
 
@@ -51,17 +49,18 @@ def layout_key(context: str, text: str, decls: list, spans: list, pure: set) -> 
 
 class Shift:
     """Where a line of the last lowering's text is now: each declaration's lines moved as its
-    first line did. `old`, `new`: (file, first line) of each declaration; `shown`: a marker's
-    name as coordinates give it."""
+    first line did. `old`, `new`: (file, first line[, last line]) of each declaration;
+    `shown`: a marker's name as coordinates give it."""
 
     def __init__(self, old: list, new: list, shown):
         steps: dict = {}
         for (file, was), (_, now, *_) in zip(old, new):
             steps.setdefault(shown(file), []).append((was, now - was))
+        # A file whose lines come again in the text (`#line`) tells no line where it went.
+        self.ambiguous = any(s != sorted(s) for s in steps.values())
         self.steps = {f: ([w for w, _ in s], [d for _, d in s])
                       for f, s in ((f, sorted(s)) for f, s in steps.items())}
         self.moved = any(a[1] != b[1] for a, b in zip(old, new))
-        # (file, first[, last]) each
 
     def line(self, file: str, line: int) -> int:
         firsts, by = self.steps.get(file, ((), ()))
@@ -86,22 +85,13 @@ def stays(unit, own: set, shift: Shift) -> bool:
         for fn in unit.functions.values())
 
 
-def kept_impure(unit, own: set, shift: Shift, impure: dict) -> dict:
-    """{key: index} of the impure definitions (`impure`: name -> index) the skeleton holds
-    lowered where they still are: their text is in the layout key, so they stay as they were."""
-    return {k: impure[fn.name] for k, fn in unit.functions.items()
-            if fn is not None and fn.file in own and fn.name in impure and
-            shift.line(fn.file, fn.line) == fn.line and
-            shift.line(fn.file, fn.end_line) == fn.end_line}
-
-
-def strip(unit, own: set, statics: dict, shift: Shift, kept: dict) -> None:
-    """The skeleton of a stored unit: its own definitions but `kept` and their static locals
+def strip(unit, own: set, statics: dict, shift: Shift) -> None:
+    """The skeleton of a stored unit: its own definitions and their static locals
     (`statics`: by definition) out, its lines moved."""
     unit.functions = {k: fn for k, fn in unit.functions.items()
-                      if fn is not None and (fn.file not in own or k in kept)}
-    for fn_key, keys in statics.items():
-        for key in keys if fn_key not in kept else ():
+                      if fn is not None and fn.file not in own}
+    for keys in statics.values():
+        for key in keys:
             unit.globals.pop(key, None)
     for g in unit.globals.values():
         if shift.moved and g.inits:
@@ -136,7 +126,7 @@ def remark(unit, own: set, uses: list, bodies: dict) -> None:
     for key, fn in unit.functions.items():
         if key in bodies:
             uses.append(bodies[key][1])
-        elif type(fn) is N.Function:   # a header body, or an impure one kept (not an entry)
+        elif type(fn) is N.Function:   # a header body not kept as an entry
             uses.append(global_uses([s for blk in fn.blocks.values() for s in blk.stmts]))
     for written, taken in uses:
         mark_uses(unit, written, taken)

@@ -322,12 +322,19 @@ def test_a_scan_after_an_edit_is_a_whole_scan(tmp_path, monkeypatch, edit, moved
     assert any(alike) == moved   # the declarations after the change taken moved, or scanned
 
 
-def test_an_impure_body_above_the_edit_is_kept_as_it_was(tmp_path, lowered, whole):
-    """NOTE [unit-skeleton]: an impure body (its whole text in the layout key) that did not
-    move is the skeleton's; one below the edit is lowered again."""
-    impure = F1.replace("  counter++;\n", "  extern int ext(int);\n  counter++;\n")
-    below = F4.replace("  return &counter;\n", "  extern int ext2(int);\n  return &counter;\n")
-    base = PRELUDE + impure + F2 + F3 + below
-    _edit_after(tmp_path, base, base.replace("  t.a = x;\n", "  t.a = x;\n  x++;\n"),
-                lowered, whole)
-    assert not whole and sorted(lowered) == ["f3", "f4"]
+def test_what_an_impure_body_declares_is_seen_by_an_edited_one_after_it(tmp_path, lowered,
+                                                                      whole):
+    """NOTE [unit-skeleton]: the impure bodies are lowered again with the edited one, in their
+    order: f2 sees the `noreturn` f1's block-scope declaration gives `stop`."""
+    base = PRELUDE.replace("int counter;", "void stop(int);\nint counter;") + F1.replace(
+        "  counter++;\n", "  extern void stop(int) __attribute__((noreturn));\n  counter++;\n") \
+        + "int f2(int x) {\n  if (x > 3)\n    stop(x);\n  return x;\n}\n"
+    _edit_after(tmp_path, base, base.replace("x > 3", "x > 4"), lowered, whole)
+    assert not whole and sorted(lowered) == ["f1", "f2", "hidden"]
+
+
+def test_a_file_whose_lines_come_twice_is_lowered_whole(tmp_path, lowered, whole):
+    """A `#line` that gives lines again: no line of the last lowering says where it went."""
+    base = PRELUDE + F1 + "int table[2] = { 1, 2 };\n" + '# 9 "a.c"\n' + F4
+    _edit_after(tmp_path, base, base.replace("  counter++;\n", ""), lowered, whole)
+    assert whole
