@@ -18,14 +18,13 @@ import re
 
 from ..ir import nodes as N
 from ..ir import types as T
-from .lines import NUMBER_OR_LITERAL as _NUMBERS
+from .lines import NUMBER_OR_LITERAL as _NUMBERS, moved_place
 
 # The fields read without the body (all but _BODY's: a test checks).
 META = ("key", "name", "file", "line", "end_line", "static", "notes", "callees",
         "fn_pointer_calls", "text", "digest", "line_values", "weight", "indirect", "fn_stores",
         "spawns", "inits", "signature")
 _BODY = ("blocks", "params", "ret", "rv", "entry", "exit")
-_NOTE_LINE = re.compile(r"^([^:]*):(\d+):")
 _FILL = re.compile("\0(-?\\d+)\0")
 
 
@@ -107,10 +106,7 @@ def _function(state: dict) -> N.Function:
 
 
 def _moved_note(note: str, file: str, by: int) -> str:
-    m = _NOTE_LINE.match(note)
-    if m is None or m[1] != file:
-        return note
-    return f"{m[1]}:{int(m[2]) + by}:{note[m.end():]}"
+    return moved_place(note, lambda f, line: line + by if f == file else line)
 
 
 def _relative(file, line, col):

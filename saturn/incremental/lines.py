@@ -47,6 +47,17 @@ def number_as(text: str, number: str, by: str, pattern=NUMBER) -> str:
     return pattern.sub(lambda m: by if m[0] == number else m[0], text)
 
 
+_WHERE = re.compile(r"^([^:]*):(\d+):")   # a note's or a message's place
+
+
+def moved_place(text: str, line_of) -> str:
+    """`text` (`file:line: ...`) with its line made `line_of(file, line)`."""
+    m = _WHERE.match(text)
+    if m is None:
+        return text
+    return f"{m[1]}:{line_of(m[1], int(m[2]))}:{text[m.end():]}"
+
+
 def without_marker_lines(text: str) -> str:
     """The text with its line markers' numbers left out (NOTE [line-shift])."""
     return _MARKER_NUMBER.sub("", text) if "#" in text else text

@@ -14,7 +14,7 @@ from ..cfront.prune import declarations, names_in, needed, needed_by
 from ..collector import no_gc
 from ..ir.loops import analysis_weight
 from ..ir.lower import lower_unit
-from ..ir.program import Program, global_uses, mark_uses
+from ..ir.program import Program, function_uses, mark_uses
 from . import entries
 from .declarations import DeclarationCache, keep_prototype, parse_one
 from .digest import ir_digest
@@ -345,17 +345,16 @@ class Lowering:
             self.packed[fn.key] = (key, spans[i][1], entries.parts(entry)[0])
         for fn in list(unit.functions.values()):
             if fn.file not in self.own and fn.key not in self.packed:
-                self._keep_body(unit, out, fn)
+                self._keep_body(unit, out.statics.get(fn.key, []), fn)
 
-    def _keep_body(self, unit, out, fn) -> None:
+    def _keep_body(self, unit, statics: list, fn) -> None:
         """A header body kept as an entry (under its own key in the unit's entries), so that
         loading the unit reads it only when the analysis does (NOTE [function-entries])."""
         ir_digest(fn)
         analysis_weight(fn)
-        uses = global_uses([s for blk in fn.blocks.values() for s in blk.stmts])
+        uses = function_uses(fn)
         try:
-            entry = entries.dump(fn, out.statics.get(fn.key, []), uses, out.tags,
-                                 unit.globals, fn.line)
+            entry = entries.dump(fn, statics, uses, self.tags, unit.globals, fn.line)
         except (RecursionError, pickle.PickleError, TypeError):
             return
         self.entries["body\0" + fn.key] = entry
@@ -373,7 +372,7 @@ class Lowering:
             _, own, every = line_literals(self.text[d.start:d.end], first)
             moving = entries.moving_part(fn, out.line_literals.get(fn.key, {}), own, every,
                                          first)
-        uses = global_uses([s for blk in fn.blocks.values() for s in blk.stmts])
+        uses = function_uses(fn)
         entry = entries.dump(fn, out.statics.get(fn.key, []), uses, tags, globs, first, moving)
         return (its[0] if moving is not None else its[-1]) if its else None, entry
 

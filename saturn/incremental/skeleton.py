@@ -23,15 +23,11 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import hashlib
-import re
 
 from ..ir import nodes as N
-from ..ir.program import global_uses, mark_uses
+from ..ir.program import function_uses, mark_uses
 from .functions import column
-from .lines import relative_markers
-
-_WHERE = re.compile(r"^([^:]*):(\d+):")
-
+from .lines import moved_place, relative_markers
 
 def layout_key(context: str, text: str, decls: list, spans: list, pure: set) -> str:
     """The layout key of a unit whose function-cache context ended as `context`, its own
@@ -72,10 +68,7 @@ class Shift:
         return c if line == c.line else N.Coord(c.file, line, c.col)
 
     def text(self, message: str) -> str:
-        m = _WHERE.match(message)
-        if m is None:
-            return message
-        return f"{m[1]}:{self.line(m[1], int(m[2]))}:{message[m.end():]}"
+        return moved_place(message, self.line)
 
 
 def stays(unit, own: set, shift: Shift) -> bool:
@@ -101,32 +94,17 @@ def strip(unit, own: set, statics: dict, shift: Shift) -> None:
         unit.warnings = [shift.text(w) for w in unit.warnings]
 
 
-def headers_called(unit, own: set) -> set:
-    """The keys of the header bodies the file's own definitions call, directly or not."""
-    reached, work = set(), [c for fn in unit.functions.values() if fn.file in own
-                            for c in fn.callees]
-    while work:
-        key = work.pop()
-        fn = unit.functions.get(key)
-        if fn is not None and fn.file not in own and key not in reached:
-            reached.add(key)
-            work.extend(fn.callees)
-    return reached
-
-
 def remark(unit, own: set, uses: list, bodies: dict) -> None:
     """The skeleton made whole again once the file's own definitions are in (`uses`: the
     globals' uses theirs make; `bodies`: the header bodies stored as entries, with theirs):
     only the header bodies they call, the globals' uses marked anew."""
-    called = headers_called(unit, own)
-    unit.functions = {k: fn for k, fn in unit.functions.items()
-                      if fn.file in own or k in called}
+    unit.prune_to(own)
     for g in unit.globals.values():
         g.written = g.address_taken = False
     for key, fn in unit.functions.items():
         if key in bodies:
             uses.append(bodies[key][1])
         elif type(fn) is N.Function:   # a header body not kept as an entry
-            uses.append(global_uses([s for blk in fn.blocks.values() for s in blk.stmts]))
+            uses.append(function_uses(fn))
     for written, taken in uses:
         mark_uses(unit, written, taken)

@@ -16,7 +16,7 @@ from .lower_call import CallLowering
 from .lower_expr import ExprLowering
 from .lower_init import InitLowering
 from .lower_stmt import StmtLowering
-from .program import GlobalVar, Program, global_uses, mark_uses
+from .program import GlobalVar, Program, function_uses, mark_uses
 
 
 class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
@@ -202,7 +202,7 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
             self.b, self.scope = saved_b, self.file_scope
         self.program.add_function(fn)
         self.lowered.append(fn.key)
-        uses = global_uses([s for blk in fn.blocks.values() for s in blk.stmts])
+        uses = function_uses(fn)
         self.written |= uses[0]
         self.taken |= uses[1]
         self.out.statics[key] = self.new_statics

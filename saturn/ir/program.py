@@ -186,6 +186,11 @@ def global_uses(stmts) -> tuple[set, set]:
     return written, taken
 
 
+def function_uses(fn: N.Function) -> tuple[set, set]:
+    """global_uses of a function's body."""
+    return global_uses([s for blk in fn.blocks.values() for s in blk.stmts])
+
+
 def mark_uses(program: Program, written, taken) -> None:
     """Record which globals are written and which have their address taken."""
     for key in written:
