@@ -141,10 +141,11 @@ class UnitRunner:
 
 def analyze_program(program: Program, checkers, options: Options, log, progress=None,
                     jobs: int = 1, cache=None, scheduler: str | None = None,
-                    lost: set | None = None) -> dict:
+                    lost: set | None = None, changed=()) -> dict:
     """Every function, bottom-up (NOTE [determinism] in interproc/schedule.py). `cache` (a
     ResultCache) reuses unchanged functions and saves each result as soon as it is known;
-    `lost` gets the functions whose worker died (not saved)."""
+    `lost` gets the functions whose worker died (not saved); `changed`: the functions lowered
+    in this run, looked up first (NOTE [changed-first])."""
     results: dict[str, FunctionResult] = {}
 
     unit_runner = UnitRunner(checkers, options)
@@ -175,7 +176,7 @@ def analyze_program(program: Program, checkers, options: Options, log, progress=
         pool = pools.LocalPool(jobs, runner, options.timeout, on_lost)
     try:
         schedule.run(program, runner, jobs, on_done, cache.lookup if cache is not None else None,
-                     pool)
+                     pool, changed)
     finally:
         if cache is not None:
             cache.flush()
@@ -212,7 +213,7 @@ def run_check(discovery: Discovery, checkers, options: Options, front,
     cache = cache_factory(program) if cache_factory else None
     lost: set[str] = set()
     results = analyze_program(program, checkers, options, log, progress, jobs, cache, scheduler,
-                              lost)
+                              lost, front.lowered)
     phases["analyze"] = time.perf_counter() - t
     # Reports inside headers outside --root (system and kernel-wide headers when checking one
     # subsystem) are not the user's to fix; those functions still give their summaries.

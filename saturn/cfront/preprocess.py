@@ -7,6 +7,8 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
+import time
 
 from .discover import SourceFile
 
@@ -37,24 +39,65 @@ def command(src: SourceFile, std: str | None = None) -> list[str]:
 
 def preprocess(src: SourceFile, std: str | None = None, timeout: float = 300.0) -> str:
     """The preprocessed text (with line markers), or FrontEndError."""
-    if src.preprocessed:
+    return Preprocessing(src, std).text(timeout)
+
+
+class Preprocessing:
+    """The compiler started on `src`, its output read by `text`: a caller may do other work
+    while it runs (the output goes to a file, not a pipe the compiler would wait on)."""
+
+    def __init__(self, src: SourceFile, std: str | None = None):
+        self.src, self.started, self.proc, self.error = src, time.time(), None, None
+        if src.preprocessed:
+            return
+        self.out, self.err = tempfile.TemporaryFile(), tempfile.TemporaryFile()
         try:
-            with open(src.path, "rb") as fh:
-                return decoded(fh.read())
-        except OSError as exc:
-            raise FrontEndError(f"{src.path}:1:1: error: cannot read: {exc.strerror}") from None
-    try:
-        proc = subprocess.run(command(src, std), stdin=subprocess.DEVNULL, capture_output=True,
-                              cwd=src.directory or None, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        raise FrontEndError(f"{src.path}:1:1: error: preprocessing took over {timeout:g}s "
-                            "(--front-end-timeout)") from None
-    except OSError as exc:
-        raise FrontEndError(f"{src.path}:1:1: error: cannot run the preprocessor: {exc}") \
-            from None
-    if proc.returncode != 0:
-        raise FrontEndError(_failure(src.path, decoded(proc.stderr)))
-    return decoded(proc.stdout)
+            self.proc = subprocess.Popen(command(src, std), stdin=subprocess.DEVNULL,
+                                         stdout=self.out, stderr=self.err,
+                                         cwd=src.directory or None)
+        except (OSError, FrontEndError) as exc:
+            self.error = exc
+
+    def text(self, timeout: float = 300.0) -> str:
+        path = self.src.path
+        if self.src.preprocessed:
+            try:
+                with open(path, "rb") as fh:
+                    return decoded(fh.read())
+            except OSError as exc:
+                raise FrontEndError(f"{path}:1:1: error: cannot read: {exc.strerror}") from None
+        if isinstance(self.error, FrontEndError):
+            raise self.error
+        if self.error is not None:
+            raise FrontEndError(f"{path}:1:1: error: cannot run the preprocessor: {self.error}")
+        left = None if timeout is None else max(0.0, timeout - (time.time() - self.started))
+        try:
+            code = self.proc.wait(left)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            raise FrontEndError(f"{path}:1:1: error: preprocessing took over {timeout:g}s "
+                                "(--front-end-timeout)") from None
+        err, out = _read(self.err), _read(self.out)
+        if code != 0:
+            raise FrontEndError(_failure(path, decoded(err)))
+        return decoded(out)
+
+
+    def stop(self) -> None:
+        """Stopped unread (its file is preprocessed elsewhere)."""
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
+            self.out.close()
+            self.err.close()
+
+
+def _read(fh) -> bytes:
+    fh.seek(0)
+    data = fh.read()
+    fh.close()
+    return data
 
 
 _UNDECODED = re.compile(r"^(?!#).*[\udc80-\udcff].*$", re.M)

@@ -31,6 +31,24 @@ class Last:
     def __init__(self, skeleton=b"", entries=None, layout=None):
         self.entries: dict = entries if isinstance(entries, dict) else {}
         self.skeleton, self.layout = skeleton, layout
+        self.scan: ScanCache | None = None   # the file's last scan, when read already
+        self._parts = None
+
+    def parts(self) -> tuple:
+        """The skeleton unpickled: (unit, tags, packed functions); read once (units.py reads
+        it while the compiler runs). Raises if it is damaged."""
+        if self._parts is None:
+            self._parts = pickle.loads(self.skeleton)
+        return self._parts
+
+    def read_ahead(self, store, path: str) -> None:
+        """Read what the next lowering of `path` will need (the last scan, the skeleton)."""
+        self.scan = ScanCache(store, path)
+        self.scan.load()
+        try:
+            self.parts()
+        except Exception:   # damaged: `_reused` finds it so again
+            pass
 
 
 def last_of(data: bytes | None) -> Last:
@@ -71,17 +89,20 @@ class Lowering:
         #                                       the entry's fields)
         self.statics: dict = {}               # own definition's key -> its static locals
         self.layout = None                    # NOTE [unit-skeleton]
+        self.lowered: list[str] = []          # the functions lowered now, not read from a cache
 
     def unit(self) -> Program:
         # One pass of the collector, at the end, after the syntax trees are gone (they have no
         # cycles: counting references frees them).
         with no_gc():
-            every = ScanCache(self.store, self.src.path).declarations(self.text, self.raw_own) \
-                if self.store is not None else declarations(self.text, self.raw_own)
+            scan = self.old.scan or ScanCache(self.store, self.src.path) if self.store else None
+            every = scan.declarations(self.text, self.raw_own) if scan is not None \
+                else declarations(self.text, self.raw_own)
             unit = self._by_declarations(needed(every)) if every is not None else None
             if unit is None:
                 unit, out = self._lowered(parse_text(self.text, self.src.path).ext)
                 self.tags, self.entries, self.packed = out.tags, {}, {}
+                self.lowered = list(unit.functions)
             for fn in unit.functions.values():
                 ir_digest(fn)
                 analysis_weight(fn)
@@ -146,6 +167,8 @@ class Lowering:
         if cache is not None:
             cache.flush()
         self.tags = out.tags
+        reused = {parts[0]["key"] for _, parts in hits.values()}
+        self.lowered = [k for k in unit.functions if k not in reused]
         self._keep(unit, out, decls, spans, keys, hits, fresh, impure)
         if self.store is not None:
             self._lay_out(layout_key(context, text, decls, spans,
@@ -169,7 +192,7 @@ class Lowering:
         if shift.moved and shift.ambiguous:
             return None
         try:
-            unit, tags, packed = pickle.loads(self.old.skeleton)
+            unit, tags, packed = self.old.parts()
             bodies = self._header_bodies(unit, tags, packed)
         except Exception:   # damaged: lowered whole
             return None
@@ -199,6 +222,7 @@ class Lowering:
             self.packed[key] = packed[key]
         cache.flush(keep_all=True)
         self.tags = tags
+        self.lowered = [fn.key for _, fn in sorted(fresh.items())]
         self._keep(unit, out, decls, spans, keys, hits, {}, set())
         self._lay_out(layout, spans)
         return unit

@@ -11,12 +11,18 @@ def units(files, front, jobs: int = 1):
     """Yield (source, unit or None, error message or None) in the order of `files`
     (`front`: a units.FrontEnd)."""
     known = [front.known(src) for src in files]
+    first = next((src for src, key in zip(files, known) if key is None), None)
+    if first is not None and (jobs <= 1 or sum(key is None for key in known) <= 1):
+        front.start(first)   # made here: it preprocesses while the others' units load
     loaded = [front.load(key) if key is not None else None for key in known]
     changed = [src for src, unit in zip(files, loaded) if unit is None]
     if jobs <= 1 or len(changed) <= 1:
         for src, unit in zip(files, loaded):
             yield (src, unit, None) if unit is not None else (src, *_made(front, src))
         return
+    for running in front.started.values():   # (a unit read back damaged: more to make)
+        running.stop()
+    front.started.clear()
     made = in_order(min(jobs, len(changed)), _in_worker, [(front, src) for src in changed])
     for src, unit in zip(files, loaded):
         if unit is not None:
@@ -26,7 +32,8 @@ def units(files, front, jobs: int = 1):
         if isinstance(got, Lost):
             yield src, None, f"{src.path}:1:1: error: not read: {got.why}"
             continue
-        key, unit, error = got
+        key, unit, error, lowered = got
+        front.lowered.update(lowered)   # (the worker's own FrontEnd noted them)
         if key is not None:
             unit = front.load(key)
             if unit is None:   # (gone from the store meanwhile: made again here)
@@ -42,8 +49,10 @@ def _made(front, src) -> tuple:
 
 
 def _in_worker(front, src) -> tuple:
-    """(its key in the store, or None and the unit itself when there is no store, error)."""
+    """(its key in the store, or None and the unit itself when there is no store, error, the
+    functions lowered)."""
+    front.lowered = set()
     unit, error = _made(front, src)
     if unit is None or front.store is None:
-        return None, unit, error
-    return front.last_key, None, None
+        return None, unit, error, ()
+    return front.last_key, None, None, sorted(front.lowered)

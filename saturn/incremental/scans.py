@@ -27,12 +27,23 @@ _NAME_OR_NUMBER = frozenset(b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN
 class ScanCache:
     def __init__(self, store, path: str):
         self.store, self.name = store, store.key("scan", path)
+        self.last = None
+
+    def load(self) -> tuple:
+        """The last scan, (text, own names, declarations) or (), read once (units.py reads it
+        while the compiler runs)."""
+        if self.last is None:
+            try:
+                self.last = pickle.loads(self.store.get(self.name) or b"")
+            except Exception:   # none yet, or damaged: scanned whole
+                self.last = ()
+        return self.last
 
     def declarations(self, text: str, own: set[str]) -> list | None:
         """cfront.prune.declarations(text, own), from the last scan where the text is the same."""
         known, tail = [], ((), None)
         try:
-            old_text, old_own, old = pickle.loads(self.store.get(self.name) or b"")
+            old_text, old_own, old = self.load()
             if old_own == own:
                 same = _common_prefix(old_text, text)
                 known = old[:bisect.bisect_right([d.end for d in old], same)]
@@ -41,8 +52,8 @@ class ScanCache:
             pass
         decls = declarations(text, own, known, tail)
         if decls is not None:
-            self.store.put(self.name, pickle.dumps((text, own, decls),
-                                                   protocol=pickle.HIGHEST_PROTOCOL))
+            self.last = (text, own, decls)
+            self.store.put(self.name, pickle.dumps(self.last, protocol=pickle.HIGHEST_PROTOCOL))
         return decls
 
 

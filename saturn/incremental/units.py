@@ -19,7 +19,7 @@ import pickle
 import time
 
 from ..cfront.discover import SourceFile
-from ..cfront.preprocess import FrontEndError, preprocess
+from ..cfront.preprocess import FrontEndError, Preprocessing
 from .. import limits
 from ..ir.program import Program
 from . import entries
@@ -37,6 +37,8 @@ class FrontEnd:
         self.deadline = deadline
         self.manifests = Manifests(store, std) if store is not None else None
         self.last_key: str | None = None   # the key of the unit `unit` made last
+        self.lowered: set[str] = set()   # the functions lowered, not read from a cache
+        self.started: dict[str, Preprocessing] = {}   # by path: see `start`
 
     def known(self, src: SourceFile) -> str | None:
         """The unit key of a file whose preprocessing inputs are unchanged (NOTE
@@ -51,27 +53,40 @@ class FrontEnd:
         except Exception:   # damaged in any way: lowered again and rewritten
             return None
 
+    def start(self, src: SourceFile) -> None:
+        """Start the compiler on `src`, whose unit `unit` will make: it preprocesses while
+        the caller reads the other files' units."""
+        self.started[src.path] = Preprocessing(src, self.std)
+
     def unit(self, src: SourceFile) -> Program:
         """The unit of `src`, from the cache or made now (and kept); FrontEndError."""
-        started = time.time()
-        text = preprocess(src, self.std, self.deadline)
+        running = self.started.pop(src.path, None) or Preprocessing(src, self.std)
+        started = running.started
         if self.store is None:
+            text = running.text(self.deadline)
             return self._within(src, started,
                                 lambda: Lowering(src, text, self.root, None, Last()).unit())
+        old = self._last(src)   # read while the compiler runs
+        text = running.text(self.deadline)
         key = self.last_key = self.store.key("unit", text, src.path, self.root)
         unit = self.load(key)
         if unit is None:
-            last = self.manifests.last_unit(src)
-            old = last_of(self.store.get(last)) if last else Last()
-
             def lowered():
                 lowering = Lowering(src, text, self.root, self.store, old)
                 unit = lowering.unit()
                 self.store.put(key, lowering.record(unit))
+                self.lowered.update(lowering.lowered)
                 return unit
             unit = self._within(src, started, lowered)
         self.manifests.record(src, text, key, started)
         return unit
+
+    def _last(self, src: SourceFile) -> Last:
+        """What the file's last lowering left (NOTE [unit-skeleton]), read ahead."""
+        last = self.manifests.last_unit(src)
+        old = last_of(self.store.get(last)) if last else Last()
+        old.read_ahead(self.store, src.path)
+        return old
 
     def _within(self, src: SourceFile, started: float, work):
         """`work()` on a deep stack, within what is left of the deadline (saturn/limits.py)."""

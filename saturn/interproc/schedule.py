@@ -10,6 +10,7 @@ a Dask cluster gets the program once (scattered to every worker).
 from __future__ import annotations
 
 import functools
+import heapq
 
 from ..ir.graphs import lexicographic_order, strongly_connected_components
 from ..ir.loops import analysis_weight
@@ -36,12 +37,13 @@ def units(program) -> tuple[list[tuple[str, ...]], dict[int, set[int]]]:
                                          for i in order}
 
 
-def run(program, runner, jobs: int, on_done, cached=None, pool=None) -> None:
+def run(program, runner, jobs: int, on_done, cached=None, pool=None, changed=()) -> None:
     """Run `runner(keys, callee_summaries) -> [results]` over every function, callees first.
     `cached(keys, summaries)` may return results without running; `on_done(results)` takes each
     function's results (in this process) and returns the summaries they contribute. Tasks go to
-    `pool` (pools.LocalPool/DaskPool) when given, else run here."""
-    plan = _Plan(program, on_done, cached)
+    `pool` (pools.LocalPool/DaskPool) when given, else run here. `changed`: the functions
+    likely to miss the cache (NOTE [changed-first])."""
+    plan = _Plan(program, on_done, cached, changed)
     running = {}
     while True:
         for key, job in plan.take():
@@ -65,9 +67,17 @@ class _Plan:
     has finished), as one task running them all would give — so each member is looked up in the
     cache on its own (an edit of one member of a large cycle runs that member again, not the
     cycle), and a member runs as soon as the earlier members it calls are done, not after the
-    whole cycle. The results are those of running them one after another."""
+    whole cycle. The results are those of running them one after another.
 
-    def __init__(self, program, on_done, cached):
+    NOTE [changed-first]: a re-check looks most functions up and runs a few, and the few wait
+    for their callees' lookups. So the members free to be looked up are taken from a heap: the
+    `changed` functions (those lowered in this run, not read from a cache) and their callees,
+    directly or not, before the others, each group by key. An edited function thus starts in
+    a worker after its callees' lookups, not after half the program's, and the lookups of the
+    rest go on beside it. The order is only the order of lookups: results do not depend on it
+    (NOTE [determinism])."""
+
+    def __init__(self, program, on_done, cached, changed=()):
         self.program, self.on_done, self.cached = program, on_done, cached
         self.members, deps = units(program)
         self.summaries: dict[str, dict] = {}
@@ -80,7 +90,9 @@ class _Plan:
         self.place = {k: (i, p) for i, ms in enumerate(self.members) for p, k in enumerate(ms)}
         self.left = {i: len(ms) for i, ms in enumerate(self.members)}
         self.needs: dict[str, set[str]] = {}
-        self.free: list[str] = []      # members whose earlier callees are done
+        self.first = _callees_of(program, changed)
+        self.free: list[tuple] = []    # heap of (rank, key): members whose earlier callees
+        #                                are done
 
     @functools.cached_property
     def priority(self) -> dict[str, int]:
@@ -93,34 +105,44 @@ class _Plan:
     def take(self):
         """Yield every member that may run now, as (key, task); cache hits are recorded on the
         way. The tasks come together (a pool starts the most urgent first: NOTE
-        [critical-path]) but when HITS_BEFORE_TASKS hits follow the first of them: a re-check
-        after an edit starts the edited function while it looks the rest of the program up."""
+        [critical-path]) but when HITS_BEFORE_TASKS hits follow the first of them, or when the
+        changed functions' lookups are done (NOTE [changed-first]): a re-check after an edit
+        starts the edited function while it looks the rest of the program up."""
         out, hits = [], 0
-        while self.ready or self.free:
-            for i in self.ready:
-                self._start(i)
-            self.ready = []
-            free, self.free = sorted(self.free), []
-            for key in free:
-                sums = self._visible(key)
-                got = self.cached((key,), sums) if self.cached else None
-                if got is None:
-                    hits = hits if out else 0
-                    out.append((key, ((key,), sums)))
-                    continue
+        while True:
+            self._start_ready()   # (a unit run meanwhile may have made some ready)
+            if not self.free:
+                break
+            rank, key = heapq.heappop(self.free)
+            sums = self._visible(key)
+            got = self.cached((key,), sums) if self.cached else None
+            if got is None:
+                hits = hits if out else 0
+                out.append((key, ((key,), sums)))
+            else:
                 self.record(key, got)
                 hits += 1
-                if out and hits >= HITS_BEFORE_TASKS:
-                    yield from out
-                    out, hits = [], 0
+            self._start_ready()
+            first_done = rank == 0 and (not self.free or self.free[0][0] > 0)
+            if out and (hits >= HITS_BEFORE_TASKS or first_done):
+                yield from out
+                out, hits = [], 0
         yield from out
+
+    def _start_ready(self) -> None:
+        for i in self.ready:
+            self._start(i)
+        self.ready = []
+
+    def _free(self, key: str) -> None:
+        heapq.heappush(self.free, (0 if key in self.first else 1, key))
 
     def _start(self, i: int) -> None:
         fns = self.program.functions
         for p, key in enumerate(self.members[i]):
             self.needs[key] = set(self.members[i][:p]) & fns[key].callees
             if not self.needs[key]:
-                self.free.append(key)
+                self._free(key)
 
     def _visible(self, key: str) -> dict:
         i, p = self.place[key]
@@ -138,7 +160,7 @@ class _Plan:
             if key in self.needs.get(later, ()):
                 self.needs[later].discard(key)
                 if not self.needs[later]:
-                    self.free.append(later)
+                    self._free(later)
         self.left[i] -= 1
         if self.left[i] == 0:
             for u in sorted(self.users[i]):
@@ -146,6 +168,19 @@ class _Plan:
                 if not self.waiting[u]:
                     self.ready.append(u)
             self.ready.sort()
+
+
+def _callees_of(program, keys) -> set[str]:
+    """`keys` and every function they call, directly or not."""
+    fns = program.functions
+    seen = {k for k in keys if k in fns}
+    todo = list(seen)
+    while todo:
+        for c in fns[todo.pop()].callees:
+            if c in fns and c not in seen:
+                seen.add(c)
+                todo.append(c)
+    return seen
 
 
 def _priorities(program, members, users) -> dict[str, int]:

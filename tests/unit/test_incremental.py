@@ -338,3 +338,41 @@ def test_a_file_whose_lines_come_twice_is_lowered_whole(tmp_path, lowered, whole
     base = PRELUDE + F1 + "int table[2] = { 1, 2 };\n" + '# 9 "a.c"\n' + F4
     _edit_after(tmp_path, base, base.replace("  counter++;\n", ""), lowered, whole)
     assert whole
+
+
+
+def _units_of(tmp_path, jobs, cached=True):
+    from saturn.incremental import pipeline
+    store = Store(str(tmp_path / "units")) if cached else None
+    front = units.FrontEnd(store, str(tmp_path))
+    files = [SourceFile(str(tmp_path / n), (), str(tmp_path)) for n in ("a.c", "b.c")]
+    got = [(src.path, _signature(unit), error)
+           for src, unit, error in pipeline.units(files, front, jobs)]
+    return got, front
+
+
+@pytest.mark.parametrize("damaged", [False, True])
+def test_the_changed_file_preprocesses_while_the_others_load(tmp_path, monkeypatch, damaged):
+    """The changed file's compiler starts before the unchanged files' units are read, and its
+    unit is the one a lowering without caches gives; when more files must be made in workers
+    (a stored unit read back damaged), the compiler started here is stopped."""
+    (tmp_path / "a.c").write_text("int f(int *s) {\n  return *s;\n}\n")
+    (tmp_path / "b.c").write_text("int x;\nint *g(void) {\n  return &x;\n}\n")
+    past = time.time() - 10   # (direct mode trusts files older than the run by a second)
+    for name in ("a.c", "b.c"):
+        os.utime(tmp_path / name, (past, past))
+    _, front = _units_of(tmp_path, 2)
+    b_unit = front.store.path(front.known(SourceFile(str(tmp_path / "b.c"), (), str(tmp_path))))
+    started = []
+    real = units.FrontEnd.start
+    monkeypatch.setattr(units.FrontEnd, "start", lambda self, src: real(self, src) or
+                        started.append(self.started[src.path]))
+    (tmp_path / "a.c").write_text("int h(void) { return 2; }\n" +
+                                  (tmp_path / "a.c").read_text())
+    if damaged:
+        with open(b_unit, "r+b") as fh:
+            fh.write(b"damaged")
+    got, front = _units_of(tmp_path, 2)
+    assert [s.src.path for s in started] == [str(tmp_path / "a.c")] and not front.started
+    assert started[0].proc.returncode is not None   # waited for (read, or stopped)
+    assert got == _units_of(tmp_path, 1, cached=False)[0]

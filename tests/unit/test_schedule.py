@@ -133,3 +133,23 @@ def test_a_task_found_among_cache_hits_starts_before_the_rest_is_looked_up():
     plan = schedule._Plan(_program(calls), lambda results: {},
                           lambda keys, sums: looked.append(keys[0]))
     assert [len(looked) for _ in plan.take()] == [100] * 100
+
+
+def test_the_changed_functions_and_their_callees_are_looked_up_first():
+    """NOTE [changed-first]: the edited function's callees are looked up before the rest of
+    the program, and the edited function goes to a worker as soon as they are; what each
+    function sees does not change."""
+    calls = {f"f{i:03}": set() for i in range(100)}
+    calls["f080"] = {"f070", "f075"}
+    calls["f070"] = {"f005"}
+    looked = []
+
+    def cached(keys, sums):
+        looked.append(keys[0])
+        return None if keys[0] == "f080" else [keys[0]]
+    plan = schedule._Plan(_program(calls), lambda results: {k: {} for k in results}, cached,
+                          changed={"f080"})
+    found = [(key, len(looked), sorted(task[1])) for key, task in plan.take()]
+    assert looked[:4] == ["f005", "f070", "f075", "f080"]
+    assert found == [("f080", 4, ["f070", "f075"])]
+    assert sorted(looked) == sorted(calls)
