@@ -45,11 +45,12 @@ def is_preprocessed(head: str) -> bool:
     return _FIRST.match(head) is not None
 
 
-def own_names(text: str) -> set[str]:
+def own_names(text: str, found=None) -> set[str]:
     """The names (as written) the markers give the text at include depth 0 (NOTE
-    [own-files]), but for gcc's `<built-in>` and `<command-line>`."""
+    [own-files]), but for gcc's `<built-in>` and `<command-line>`. `found`: the text's
+    markers (matches of LINE_MARKER), if found already."""
     own, depth = set(), 0
-    for m in LINE_MARKER.finditer(text):
+    for m in LINE_MARKER.finditer(text) if found is None else found:
         flags = m[3].split()
         if "1" in flags:
             depth += 1

@@ -75,11 +75,13 @@ class Manifests:
         unit = self._read(src).get("unit")
         return unit if isinstance(unit, str) else None
 
-    def record(self, src: SourceFile, text: str, unit: str, started: float) -> None:
-        """Remember what preprocessing `src` read and the unit made of it."""
+    def record(self, src: SourceFile, text: str, unit: str, started: float,
+               found=None) -> None:
+        """Remember what preprocessing `src` read and the unit made of it (`found`: the
+        text's markers, if found already)."""
         names, deps = Names(src.directory), {src.path: _stat(src.path)}
         if not src.preprocessed:   # (a preprocessed file's markers name files never read)
-            for m in LINE_MARKER.finditer(text):
+            for m in LINE_MARKER.finditer(text) if found is None else found:
                 if not m[2].startswith("<"):
                     path = names.path(m[2])
                     if path not in deps:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 
-from .lines import line_literals, markers_in, relative_markers, without_marker_lines
+from .lines import Markers, line_literals, relative_markers, without_marker_lines
 
 IMPURE = b""   # the entry of an impure definition
 
@@ -47,20 +47,22 @@ def column(text: str, pos: int) -> int:
     return pos - text.rfind("\n", 0, pos)
 
 
-def function_keys(salt: str, text: str, decls: list, spans: list, is_pure) -> tuple:
+def function_keys(salt: str, text: str, decls: list, spans: list, is_pure,
+                  markers: Markers | None = None) -> tuple:
     """({index: its keys} of each definition of the file's own text among `decls` (with
     `spans`, lines.decl_spans), the context after the last declaration): under its text with
     its line literals as `__LINE__` and, when those differ, as it is (NOTE [line-literals]);
     none when it cannot be kept. `is_pure(index, keys)` says whether a definition is pure
-    (NOTE [function-cache])."""
+    (NOTE [function-cache]). `markers`: the text's, if found already."""
+    markers = markers or Markers(text)
     context, keys = hashlib.sha256(salt.encode()), {}
     for i, d in enumerate(decls):
         file, first, _ = spans[i]
         chunk = text[d.start:d.end]
         fold = chunk
         if d.body and d.main:
-            marks = markers_in(chunk)
-            exact = relative_markers(chunk, file, first, marks)
+            marks = markers.within(d.start, d.end)
+            exact = relative_markers(chunk, file, first, marks, d.start)
             literal = line_literals(chunk, first, marks, exact)[0]
             moving = exact if literal is chunk else \
                 exact and relative_markers(literal, file, first)

@@ -25,6 +25,7 @@ kept under its exact text.
 """
 from __future__ import annotations
 
+import bisect
 import functools
 import os
 import re
@@ -63,15 +64,31 @@ def without_marker_lines(text: str) -> str:
     return _MARKER_NUMBER.sub("", text) if "#" in text else text
 
 
+class Markers:
+    """The line markers of one text (matches of LINE_MARKER), found once: its own files, its
+    declarations' lines and its definitions' keys all read them."""
+
+    def __init__(self, text: str):
+        self.found = list(LINE_MARKER.finditer(text))
+        self.starts = [m.start() for m in self.found]
+
+    def within(self, start: int, end: int) -> list:
+        """Those inside text[start:end] (their places counted in the whole text)."""
+        return self.found[bisect.bisect_left(self.starts, start):
+                          bisect.bisect_left(self.starts, end)]
+
+
 def markers_in(chunk: str) -> list:
     """The line markers inside a chunk (matches of LINE_MARKER)."""
     return list(LINE_MARKER.finditer(chunk)) if "\n#" in chunk else []
 
 
-def relative_markers(chunk: str, file: str, first: int, marks=None) -> str | None:
-    """The chunk (its first line `first` of `file`; `marks`: markers_in(chunk)) with its line
-    markers' numbers relative to that line; None when a marker names another file (the chunk
-    does not move as one)."""
+def relative_markers(chunk: str, file: str, first: int, marks=None, base: int = 0) \
+        -> str | None:
+    """The chunk (its first line `first` of `file`; `marks`: markers_in(chunk), or the
+    markers inside it of a text where the chunk starts at `base`) with its line markers'
+    numbers relative to that line; None when a marker names another file (the chunk does not
+    move as one)."""
     if "\n#" not in chunk:
         return chunk
     marks = markers_in(chunk) if marks is None else marks
@@ -79,15 +96,15 @@ def relative_markers(chunk: str, file: str, first: int, marks=None) -> str | Non
         return None
     parts, at = [], 0
     for m in marks:
-        parts += (chunk[at:m.start()], f"# +{int(m[1]) - first} \"\"")
-        at = m.end()
+        parts += (chunk[at:m.start() - base], f"# +{int(m[1]) - first} \"\"")
+        at = m.end() - base
     parts.append(chunk[at:])
     return "".join(parts)
 
 
-def decl_spans(text: str, decls) -> list[tuple[str, int, int]]:
+def decl_spans(text: str, decls, markers: Markers | None = None) -> list[tuple[str, int, int]]:
     """(file, first line, last line) of each declaration, as the line markers give them."""
-    markers = list(LINE_MARKER.finditer(text))
+    markers = (markers or Markers(text)).found
     at = [0, "", 1, 0]   # the next marker, and the file and line at a position
 
     def line_at(end: int) -> tuple[str, int]:

@@ -19,7 +19,7 @@ from . import entries
 from .declarations import DeclarationCache, keep_prototype, parse_one
 from .digest import ir_digest
 from .functions import IMPURE, column, function_keys, prototype
-from .lines import decl_spans, line_literals
+from .lines import Markers, decl_spans, line_literals
 from .scans import ScanCache
 from .skeleton import Shift, layout_key, remark, stays, strip
 
@@ -81,7 +81,8 @@ class Lowering:
     def __init__(self, src: SourceFile, text: str, root: str, store, old: Last):
         self.src, self.text, self.store, self.old, self.root = src, text, store, old, root
         self.relpath = _report_paths(src.directory, root)
-        self.raw_own = own_names(text) or {src.path}
+        self.markers = Markers(text)
+        self.raw_own = own_names(text, self.markers.found) or {src.path}
         self.own = {self.relpath(n) for n in self.raw_own}
         self.tags: dict = {}
         self.entries: dict[str, bytes] = {}   # the unit's function-cache entries, by key
@@ -115,7 +116,7 @@ class Lowering:
     def _none_analysed(self, every: list) -> list[str]:
         """NOTE [own-files]: a file whose text defines functions outside headers (an included
         `.c`: a unity build), none of them its own, has none analysed: it says so."""
-        spans = decl_spans(self.text, every)
+        spans = decl_spans(self.text, every, self.markers)
         files = sorted({unescape(spans[i][0]) for i, d in enumerate(every)
                         if d.body and not unescape(spans[i][0]).endswith(".h")})
         if not files:
@@ -135,7 +136,7 @@ class Lowering:
         are first taken with each definition as pure as the last run found it, and again
         with what this lowering found (NOTE [function-cache])."""
         text, salt = self.text, self.store.salt if self.store is not None else ""
-        spans = decl_spans(text, decls)
+        spans = decl_spans(text, decls, self.markers)
         cache = DeclarationCache(self.store, self.src.path) if self.store is not None else None
         guess: dict[int, bool] = {}
 
@@ -143,8 +144,8 @@ class Lowering:
             guess[i] = not any(self.old.entries.get(k) == IMPURE for k in keys)
             return guess[i]
         salt += "\0" + self.root   # (the lowered IR names files relative to it)
-        keys, context = function_keys(salt, text, decls, spans, predicted) if self.store \
-            else ({}, "")
+        keys, context = function_keys(salt, text, decls, spans, predicted, self.markers) \
+            if self.store else ({}, "")
         hits = self._hits(decls, spans, keys)
         if self.store is not None:
             pure = {i for i, p in guess.items() if p}
@@ -160,7 +161,7 @@ class Lowering:
             if not self.store or all(guess.get(i, True) == (i not in impure) for i in fresh):
                 break
             keys, context = function_keys(salt, text, decls, spans,
-                                          lambda i, keys: i not in impure)
+                                          lambda i, keys: i not in impure, self.markers)
             if attempt or all(key in keys[i] for i, (key, _) in hits.items()):
                 break
             hits, guess = {}, {i: i not in impure for i in keys}   # lowered anew, no hits

@@ -69,16 +69,18 @@ class FrontEnd:
         old = self._last(src)   # read while the compiler runs
         text = running.text(self.deadline)
         key = self.last_key = self.store.key("unit", text, src.path, self.root)
-        unit = self.load(key)
+        unit, found = self.load(key), None
         if unit is None:
+            lowering = Lowering(src, text, self.root, self.store, old)
+
             def lowered():
-                lowering = Lowering(src, text, self.root, self.store, old)
                 unit = lowering.unit()
                 self.store.put(key, lowering.record(unit))
                 self.lowered.update(lowering.lowered)
                 return unit
             unit = self._within(src, started, lowered)
-        self.manifests.record(src, text, key, started)
+            found = lowering.markers.found
+        self.manifests.record(src, text, key, started, found)
         return unit
 
     def _last(self, src: SourceFile) -> Last:

@@ -270,7 +270,8 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
 
 # NOTE [scope-effects]: lowering a function's body reads the declarations before it and, but for
 # a few constructs, writes nothing outside the function: a block-scope `extern` or prototype
-# (which C gives file-scope linkage), a tag completed in an outer scope, a lock annotation.
+# (which C gives file-scope linkage), a call to an undeclared function (not a compiler builtin:
+# lower_call.py), a tag completed in an outer scope, a lock annotation.
 # Those make the function *impure*: what follows it depends on its whole text, not its
 # prototype alone (the function cache's context, incremental/functions.py).
 @dataclass

@@ -18,6 +18,9 @@ NORETURN = frozenset({
 })
 
 
+COMPILER_BUILTINS = ("__builtin_", "__sync_", "__atomic_")   # gcc's prefixes
+
+
 class CallLowering:
     def _x_FuncCall(self, node):
         name = node.name.name if isinstance(node.name, c_ast.ID) else None
@@ -79,8 +82,12 @@ class CallLowering:
         return values
 
     def implicit_function(self, name):
+        """A call to an undeclared function declares it, at file scope (C89) — but for the
+        compiler's builtins, which every scope has already: such a call declares nothing, and
+        a body making one stays pure (NOTE [scope-effects] in lower.py)."""
         ftype = T.FuncT(T.INT, (), True)
-        self.scope_root().names[name] = ("func", name, ftype)
+        if not name.startswith(COMPILER_BUILTINS):
+            self.scope_root().names[name] = ("func", name, ftype)
         return N.FuncAddr(T.PtrT(ftype), name)
 
 

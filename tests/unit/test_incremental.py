@@ -134,6 +134,18 @@ def test_an_impure_body_is_part_of_the_context_of_later_ones(tmp_path, lowered):
         assert got == fresh and set(lowered) - {"hidden"} == again
 
 
+@pytest.mark.parametrize("callee, again", [("__builtin_ctz", {"f1"}), ("undeclared", {"f1", "f2"})])
+def test_a_call_to_a_compiler_builtin_declares_nothing(tmp_path, lowered, callee, again):
+    """A call to an undeclared function declares it for the rest of the file (the body is
+    impure), but the compiler's builtins are declared everywhere already (it stays pure)."""
+    f1 = F1.replace("  counter++;\n", f"  counter += {callee}(1);\n")
+    f2 = F2.replace("return helper(x);", f"return helper(x) + {callee}(x);")
+    _front(tmp_path, _preprocessed(PRELUDE + f1 + f2))
+    lowered.clear()
+    got, fresh, _ = _front(tmp_path, _preprocessed(PRELUDE + f1.replace("s->a", "s->a + 1") + f2))
+    assert got == fresh and set(lowered) - {"hidden"} == again
+
+
 def test_a_body_that_became_impure_is_seen_after_lowering(tmp_path, lowered):
     """Predicted pure from the last run, f1 now declares `ext`: f3's stub would be wrong, so
     the unit is lowered again, with the same result as from scratch."""
