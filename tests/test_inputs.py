@@ -132,3 +132,20 @@ def test_the_front_end_deadline_stops_the_work_and_the_run_goes_on(tmp_path, mon
     assert spinning.is_set() and not [t for t in threading.enumerate()
                                       if t.name == "saturn-front-end"]
     assert list(front.unit(SourceFile(str(tmp_path / "fine.c"), (), str(tmp_path))).functions)
+
+
+def test_a_compiler_that_hangs_is_stopped_at_the_deadline(tmp_path, monkeypatch):
+    """The preprocessor runs beside other work and is waited for without polling; at the
+    deadline it is killed and the file gets an error."""
+    from saturn.cfront.discover import SourceFile
+    from saturn.cfront.preprocess import FrontEndError, Preprocessing
+    hang = tmp_path / "hang-cc"
+    hang.write_text("#!/bin/sh\nexec sleep 60\n")
+    hang.chmod(0o755)
+    monkeypatch.setenv("SATURN_CC", str(hang))
+    (tmp_path / "a.c").write_text(LEAKY)
+    running = Preprocessing(SourceFile(str(tmp_path / "a.c"), (), str(tmp_path)))
+    start = time.monotonic()
+    with pytest.raises(FrontEndError, match=r"a.c:1:1: error: preprocessing took over 1s"):
+        running.text(1.0)
+    assert time.monotonic() - start < 10 and running.proc.returncode is not None

@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import threading
 import time
 
 from .discover import SourceFile
@@ -70,19 +71,31 @@ class Preprocessing:
             raise self.error
         if self.error is not None:
             raise FrontEndError(f"{path}:1:1: error: cannot run the preprocessor: {self.error}")
-        left = None if timeout is None else max(0.0, timeout - (time.time() - self.started))
-        try:
-            code = self.proc.wait(left)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-            raise FrontEndError(f"{path}:1:1: error: preprocessing took over {timeout:g}s "
-                                "(--front-end-timeout)") from None
+        code, overtime = self._wait(timeout)
         err, out = _read(self.err), _read(self.out)
+        if overtime:
+            raise FrontEndError(f"{path}:1:1: error: preprocessing took over {timeout:g}s "
+                                "(--front-end-timeout)")
         if code != 0:
             raise FrontEndError(_failure(path, decoded(err)))
         return decoded(out)
 
+    def _wait(self, timeout: float | None) -> tuple[int, bool]:
+        """(the exit code, whether the deadline killed it). A timer kills it at the deadline:
+        a wait with a timeout polls, and would see the end up to 50 ms late."""
+        if timeout is None:
+            return self.proc.wait(), False
+        killed = threading.Event()
+
+        def kill():
+            killed.set()
+            self.proc.kill()
+        timer = threading.Timer(max(0.0, timeout - (time.time() - self.started)), kill)
+        timer.start()
+        try:
+            return self.proc.wait(), killed.is_set()
+        finally:
+            timer.cancel()
 
     def stop(self) -> None:
         """Stopped unread (its file is preprocessed elsewhere)."""
