@@ -214,7 +214,7 @@ def _run(args, discovery, checkers, options, units, cache_factory):
     """The analysis (imported here: a replayed run needs none of it)."""
     from . import driver
     from .incremental.units import FrontEnd
-    front = FrontEnd(units, args.root, args.std, args.front_end_timeout)
+    front = FrontEnd(units, args.root, args.std, args.front_end_timeout, background=True)
     with _progress_bar() as progress:
         try:
             return driver.run_check(discovery, checkers, options, front, progress=progress,

@@ -91,12 +91,14 @@ class Lowering:
         self.statics: dict = {}               # own definition's key -> its static locals
         self.layout = None                    # NOTE [unit-skeleton]
         self.lowered: list[str] = []          # the functions lowered now, not read from a cache
+        self.scan: ScanCache | None = None
 
     def unit(self) -> Program:
         # One pass of the collector, at the end, after the syntax trees are gone (they have no
         # cycles: counting references frees them).
         with no_gc():
-            scan = self.old.scan or ScanCache(self.store, self.src.path) if self.store else None
+            scan = self.scan = self.old.scan or ScanCache(self.store, self.src.path) \
+                if self.store else None
             every = scan.declarations(self.text, self.raw_own) if scan is not None \
                 else declarations(self.text, self.raw_own)
             unit = self._by_declarations(needed(every)) if every is not None else None
@@ -400,6 +402,13 @@ class Lowering:
         uses = function_uses(fn)
         entry = entries.dump(fn, out.statics.get(fn.key, []), uses, tags, globs, first, moving)
         return (its[0] if moving is not None else its[-1]) if its else None, entry
+
+    def keep(self, key: str, unit: Program) -> None:
+        """What the next lowering of the file reads, stored: the scan, and the unit under
+        `key` (NOTE [unit-cache])."""
+        if self.scan is not None:
+            self.scan.keep()
+        self.store.put(key, self.record(unit))
 
     def record(self, unit: Program) -> bytes:
         """The unit as stored: its own definitions as their entries (NOTE [function-entries]),

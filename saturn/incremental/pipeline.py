@@ -52,6 +52,7 @@ def _in_worker(front, src) -> tuple:
     """(its key in the store, or None and the unit itself when there is no store, error, the
     functions lowered)."""
     front.lowered = set()
+    front.background = False   # (its unit must be stored when its key is handed back)
     unit, error = _made(front, src)
     if unit is None or front.store is None:
         return None, unit, error, ()

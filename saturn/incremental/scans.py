@@ -27,7 +27,7 @@ _NAME_OR_NUMBER = frozenset(b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN
 class ScanCache:
     def __init__(self, store, path: str):
         self.store, self.name = store, store.key("scan", path)
-        self.last = None
+        self.last, self.made = None, False
 
     def load(self) -> tuple:
         """The last scan, (text, own names, declarations) or (), read once (units.py reads it
@@ -52,9 +52,13 @@ class ScanCache:
             pass
         decls = declarations(text, own, known, tail)
         if decls is not None:
-            self.last = (text, own, decls)
-            self.store.put(self.name, pickle.dumps(self.last, protocol=pickle.HIGHEST_PROTOCOL))
+            self.last, self.made = (text, own, decls), True
         return decls
+
+    def keep(self) -> None:
+        """The scan `declarations` made, stored for the next one."""
+        if self.made:
+            self.store.put(self.name, pickle.dumps(self.last, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def _tail(old_text: str, text: str, old: list, start: int) -> tuple:

@@ -14,6 +14,7 @@ analysis names globals by key (symex/environment.py).
 """
 from __future__ import annotations
 
+import gc
 import os
 import pickle
 import time
@@ -32,8 +33,10 @@ class FrontEnd:
     one file's front end (NOTE [front-end-deadline] in saturn/limits.py)."""
 
     def __init__(self, store, root: str = ".", std: str | None = None,
-                 deadline: float = 300.0):
+                 deadline: float = 300.0, background: bool = False):
         self.store, self.root, self.std = store, os.path.abspath(root), std
+        self.background = background
+        self.writers: list[int] = []   # NOTE [background-writes]
         self.deadline = deadline
         self.manifests = Manifests(store, std) if store is not None else None
         self.last_key: str | None = None   # the key of the unit `unit` made last
@@ -72,16 +75,46 @@ class FrontEnd:
         unit, found = self.load(key), None
         if unit is None:
             lowering = Lowering(src, text, self.root, self.store, old)
-
-            def lowered():
-                unit = lowering.unit()
-                self.store.put(key, lowering.record(unit))
-                self.lowered.update(lowering.lowered)
-                return unit
-            unit = self._within(src, started, lowered)
+            unit = self._within(src, started, lowering.unit)
+            self._keep(lambda: lowering.keep(key, unit))
+            self.lowered.update(lowering.lowered)
             found = lowering.markers.found
         self.manifests.record(src, text, key, started, found)
         return unit
+
+    def _keep(self, write) -> None:
+        """NOTE [background-writes]: what a lowering leaves the next run (its unit and its
+        scan, pickled: as long as a large file's lowering after an edit) is written by a child
+        process forked here, while this one goes on to the analysis; the child writes the state at the fork,
+        whatever this process does after, on a deep stack as the lowering had (NOTE
+        [deep-nesting]). An entry is written whole or not at all (store.py), so a child that
+        fails or is killed leaves a miss, never a wrong entry. `finish` waits for the
+        children: the run ends with its entries written. Without `background` (or without
+        fork) the writes are made here."""
+        if self.background:
+            try:
+                pid = os.fork()
+            except OSError:
+                pid = None
+            if pid == 0:
+                gc.disable()   # (the child only writes, then ends)
+                try:
+                    limits.run(write)
+                finally:
+                    os._exit(0)
+            if pid:
+                self.writers.append(pid)
+                return
+        limits.run(write)
+
+    def finish(self) -> None:
+        """Wait for the background writers (NOTE [background-writes])."""
+        for pid in self.writers:
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass
+        self.writers = []
 
     def _last(self, src: SourceFile) -> Last:
         """What the file's last lowering left (NOTE [unit-skeleton]), read ahead."""

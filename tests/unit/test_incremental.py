@@ -388,3 +388,27 @@ def test_the_changed_file_preprocesses_while_the_others_load(tmp_path, monkeypat
     assert [s.src.path for s in started] == [str(tmp_path / "a.c")] and not front.started
     assert started[0].proc.returncode is not None   # waited for (read, or stopped)
     assert got == _units_of(tmp_path, 1, cached=False)[0]
+
+
+def test_a_background_writer_stores_the_unit_as_it_was_made(tmp_path, lowered):
+    """NOTE [background-writes]: the unit and the scan are written by a child process from
+    the state at the fork; after `finish`, the next run reuses them (no body lowered) and
+    they are what the lowering made, whatever this process did with the unit after."""
+    text = _preprocessed(PRELUDE + F1 + F2 + F3 + F4)
+    path = tmp_path / "a.c"
+    path.write_text(text)
+    src = SourceFile(str(path), (), str(tmp_path), preprocessed=True)
+    front = units.FrontEnd(Store(str(tmp_path / "units")), str(tmp_path), background=True)
+    made = front.unit(src)
+    expected = _signature(made)
+    assert len(front.writers) == 1
+    made.functions.clear()   # (after the fork: not what the child writes)
+    front.finish()
+    assert not front.writers
+    lowered.clear()
+    again = units.FrontEnd(Store(str(tmp_path / "units")), str(tmp_path))
+    assert _signature(again.load(again.known(src) or front.last_key)) == expected
+    edited = _preprocessed(PRELUDE + F1 + F2 + F3.replace("  t.a = x;\n", "  t.a = x;\n  x++;\n")
+                           + F4)
+    got, fresh, _ = _front(tmp_path, edited)
+    assert got == fresh and lowered == ["f3"]   # the stored scan and skeleton were used
