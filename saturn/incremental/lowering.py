@@ -32,6 +32,7 @@ class Last:
         self.entries: dict = entries if isinstance(entries, dict) else {}
         self.skeleton, self.layout = skeleton, layout
         self.scan: ScanCache | None = None   # the file's last scan, when read already
+        self.key: str | None = None          # the unit's key in the store
         self._parts = None
 
     def parts(self) -> tuple:
@@ -403,12 +404,15 @@ class Lowering:
         entry = entries.dump(fn, out.statics.get(fn.key, []), uses, tags, globs, first, moving)
         return (its[0] if moving is not None else its[-1]) if its else None, entry
 
-    def keep(self, key: str, unit: Program) -> None:
+    def keep(self, key: str, unit: Program, replaces: str | None = None) -> None:
         """What the next lowering of the file reads, stored: the scan, and the unit under
-        `key` (NOTE [unit-cache])."""
+        `key` (NOTE [unit-cache]), in place of the file's last unit `replaces` (its entries
+        are the new one's, or changed: each edit would leave a copy of a large file's unit)."""
         if self.scan is not None:
             self.scan.keep()
         self.store.put(key, self.record(unit))
+        if replaces and replaces != key:
+            self.store.delete(replaces)
 
     def record(self, unit: Program) -> bytes:
         """The unit as stored: its own definitions as their entries (NOTE [function-entries]),

@@ -6,8 +6,8 @@ source (codehash.py) and of pycparser's version; the summaries' cache keys take 
 (results.py). A changed front end, IR, engine, checker or cache format never reads an entry an
 older one wrote, so no entry needs a version of its own. An entry is written
 through a temporary file and a rename (a killed run leaves none half-written) and read back
-whole; an entry that is missing or damaged is only a miss: it is made again. Delete the
-folder to reclaim the space.
+whole; an entry that is missing or damaged is only a miss: it is made again. A file's new
+unit replaces its last one (lowering.py); delete the folder to reclaim the rest.
 """
 from __future__ import annotations
 
@@ -44,6 +44,12 @@ class Store:
                 return fh.read()
         except OSError:
             return None
+
+    def delete(self, key: str) -> None:
+        try:
+            os.remove(self.path(key))
+        except OSError:
+            pass
 
     def put(self, key: str, data: bytes) -> None:
         """A store that cannot be written is only slower: errors are dropped."""

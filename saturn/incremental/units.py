@@ -76,7 +76,7 @@ class FrontEnd:
         if unit is None:
             lowering = Lowering(src, text, self.root, self.store, old)
             unit = self._within(src, started, lowering.unit)
-            self._keep(lambda: lowering.keep(key, unit))
+            self._keep(lambda: lowering.keep(key, unit, replaces=old.key))
             self.lowered.update(lowering.lowered)
             found = lowering.markers.found
         self.manifests.record(src, text, key, started, found)
@@ -120,6 +120,7 @@ class FrontEnd:
         """What the file's last lowering left (NOTE [unit-skeleton]), read ahead."""
         last = self.manifests.last_unit(src)
         old = last_of(self.store.get(last)) if last else Last()
+        old.key = last
         old.read_ahead(self.store, src.path)
         return old
 

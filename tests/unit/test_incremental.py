@@ -412,3 +412,17 @@ def test_a_background_writer_stores_the_unit_as_it_was_made(tmp_path, lowered):
                            + F4)
     got, fresh, _ = _front(tmp_path, edited)
     assert got == fresh and lowered == ["f3"]   # the stored scan and skeleton were used
+
+
+def test_a_new_unit_replaces_the_file_s_last_one(tmp_path):
+    """Each edit of a large file would otherwise leave a copy of its unit in the store."""
+    path = tmp_path / "a.c"
+    src = SourceFile(str(path), (), str(tmp_path), preprocessed=True)
+    keys = []
+    for f3 in (F3, F3.replace("  t.a = x;\n", "  t.a = x;\n  x++;\n")):
+        path.write_text(_preprocessed(PRELUDE + F1 + F2 + f3))
+        front = units.FrontEnd(Store(str(tmp_path / "units")), str(tmp_path))
+        front.unit(src)
+        keys.append(front.last_key)
+    store = Store(str(tmp_path / "units"))
+    assert keys[0] != keys[1] and store.get(keys[0]) is None and store.get(keys[1])
