@@ -224,6 +224,8 @@ def _run(args, discovery, checkers, options, units, cache_factory):
             raise UsageError(str(exc)) from None
         except ImportError:
             raise UsageError("--scheduler needs Dask: pip install 'saturn-c[cluster]'") from None
+        finally:
+            front.finish()   # NOTE [background-writes] in incremental/units.py
 
 
 def _caches(store, checkers, options, made: list):

@@ -212,11 +212,8 @@ def run_check(discovery: Discovery, checkers, options: Options, front,
     t = time.perf_counter()
     cache = cache_factory(program) if cache_factory else None
     lost: set[str] = set()
-    try:
-        results = analyze_program(program, checkers, options, log, progress, jobs, cache,
-                                  scheduler, lost, front.lowered)
-    finally:
-        front.finish()   # NOTE [background-writes] in incremental/units.py
+    results = analyze_program(program, checkers, options, log, progress, jobs, cache,
+                              scheduler, lost, front.lowered)
     phases["analyze"] = time.perf_counter() - t
     # Reports inside headers outside --root (system and kernel-wide headers when checking one
     # subsystem) are not the user's to fix; those functions still give their summaries.

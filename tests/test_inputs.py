@@ -149,3 +149,63 @@ def test_a_compiler_that_hangs_is_stopped_at_the_deadline(tmp_path, monkeypatch)
     with pytest.raises(FrontEndError, match=r"a.c:1:1: error: preprocessing took over 1s"):
         running.text(1.0)
     assert time.monotonic() - start < 10 and running.proc.returncode is not None
+
+
+def test_a_compiler_that_cannot_start_leaves_no_file_open(tmp_path):
+    from saturn.cfront.discover import SourceFile
+    from saturn.cfront.preprocess import FrontEndError, Preprocessing
+    (tmp_path / "a.c").write_text(LEAKY)
+    running = Preprocessing(SourceFile(str(tmp_path / "a.c"), (), str(tmp_path / "gone")))
+    with pytest.raises(FrontEndError, match=r"a.c:1:1: error: cannot run the preprocessor"):
+        running.text(10.0)
+    assert running.out.closed and running.err.closed
+
+
+def test_the_deadline_stops_what_the_compiler_started_too(tmp_path, monkeypatch):
+    """The compiler's own children (gcc's cc1) end with it at the deadline."""
+    from saturn.cfront.discover import SourceFile
+    from saturn.cfront.preprocess import FrontEndError, Preprocessing
+    hang = tmp_path / "hang-cc"
+    hang.write_text(f"#!/bin/sh\nsleep 60 &\necho $! > {tmp_path}/child\nwait\n")
+    hang.chmod(0o755)
+    monkeypatch.setenv("SATURN_CC", str(hang))
+    (tmp_path / "a.c").write_text(LEAKY)
+    running = Preprocessing(SourceFile(str(tmp_path / "a.c"), (), str(tmp_path)))
+    with pytest.raises(FrontEndError, match="took over"):
+        running.text(1.0)
+    child = int((tmp_path / "child").read_text())
+    for _ in range(50):
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        pytest.fail("the compiler's child outlived the deadline")
+
+
+def test_time_before_the_unit_is_asked_for_does_not_count(tmp_path):
+    """The compiler started early (while other units load) has the whole deadline from the
+    moment its unit is asked for."""
+    from saturn.cfront.discover import SourceFile
+    from saturn.incremental import units
+    (tmp_path / "a.c").write_text(LEAKY)
+    src = SourceFile(str(tmp_path / "a.c"), (), str(tmp_path))
+    front = units.FrontEnd(None, str(tmp_path), deadline=1.0)
+    front.start(src)
+    time.sleep(1.5)
+    assert front.unit(src).functions
+
+
+def test_a_compiler_started_for_other_flags_is_not_used(tmp_path):
+    """Two entries for one path (a compile database and the command line): each is lowered
+    from its own compiler's output."""
+    from saturn.cfront.discover import SourceFile
+    from saturn.incremental import units
+    (tmp_path / "a.c").write_text("#ifdef B\nint b(void) { return 1; }\n#else\n"
+                                  "int a(void) { return 0; }\n#endif\n")
+    plain = SourceFile(str(tmp_path / "a.c"), (), str(tmp_path))
+    front = units.FrontEnd(None, str(tmp_path))
+    front.start(plain)
+    unit = front.unit(SourceFile(str(tmp_path / "a.c"), ("-DB",), str(tmp_path)))
+    assert [fn.name for fn in unit.functions.values()] == ["b"] and not front.started

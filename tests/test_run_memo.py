@@ -83,3 +83,39 @@ def test_a_run_that_lost_functions_is_not_given_again(tmp_path, capsys, monkeypa
     _check(tmp_path, capsys, "--checkers", "lock")
     _check(tmp_path, capsys, "--checkers", "lock")
     assert calls == [1]   # analysed once more, then given again
+
+
+def test_a_check_ends_with_what_its_writer_keeps_written(tmp_path, capsys, monkeypatch):
+    """NOTE [background-writes]: the unit is written by a child process, slow here; the run
+    waits for it, so the next run loads the unit it wrote."""
+    from saturn.incremental import lowering, units
+    from saturn.incremental.store import Store
+    from saturn.cfront.discover import SourceFile
+    real = lowering.Lowering.keep
+
+    def slow(self, *args, **kw):
+        time.sleep(1.0)
+        real(self, *args, **kw)
+    monkeypatch.setattr(lowering.Lowering, "keep", slow)
+    path = _tree(tmp_path)
+    _check(tmp_path, capsys, "--checkers", "lock")
+    front = units.FrontEnd(Store(str(tmp_path / "s.db.units")), str(tmp_path))
+    assert front.load(front.known(SourceFile(str(path), (), str(tmp_path)))) is not None
+
+
+def test_the_functions_lowered_are_looked_up_first(tmp_path, capsys, monkeypatch):
+    """NOTE [changed-first]: the schedule is given the functions the front end lowered in
+    this run: every one at first, the edited one after an edit."""
+    from saturn.interproc import schedule
+    seen, real = [], schedule.run
+
+    def run(*args, **kw):
+        seen.append(sorted(args[6] if len(args) > 6 else kw.get("changed", ())))
+        return real(*args, **kw)
+    monkeypatch.setattr(schedule, "run", run)
+    other = "int other(int x) { return x + 1; }\n"
+    _tree(tmp_path, SOURCE + other)
+    _check(tmp_path, capsys, "--checkers", "lock")
+    _tree(tmp_path, SOURCE + other.replace("x + 1", "x + 2"))
+    _check(tmp_path, capsys, "--checkers", "lock")
+    assert seen == [["other", "twice"], ["other"]]

@@ -6,6 +6,7 @@ import hashlib
 import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
 import threading
@@ -48,18 +49,27 @@ class Preprocessing:
     while it runs (the output goes to a file, not a pipe the compiler would wait on)."""
 
     def __init__(self, src: SourceFile, std: str | None = None):
-        self.src, self.started, self.proc, self.error = src, time.time(), None, None
+        self.src, self.proc, self.error = src, None, None
+        self.started = time.time()   # (what it reads is as it was from then on)
         if src.preprocessed:
             return
-        self.out, self.err = tempfile.TemporaryFile(), tempfile.TemporaryFile()
         try:
-            self.proc = subprocess.Popen(command(src, std), stdin=subprocess.DEVNULL,
-                                         stdout=self.out, stderr=self.err,
-                                         cwd=src.directory or None)
-        except (OSError, FrontEndError) as exc:
-            self.error = exc
+            cmd = command(src, std)
+        except FrontEndError as exc:
+            self.error = str(exc)
+            return
+        self.out, self.err = tempfile.TemporaryFile(), tempfile.TemporaryFile()
+        try:   # (a session of its own: a deadline stops cc1 with the driver)
+            self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=self.out,
+                                         stderr=self.err, cwd=src.directory or None,
+                                         start_new_session=True)
+        except OSError as exc:
+            self._close()
+            self.error = f"{src.path}:1:1: error: cannot run the preprocessor: {exc}"
 
-    def text(self, timeout: float = 300.0) -> str:
+    def text(self, timeout: float | None = 300.0, since: float | None = None) -> str:
+        """The output, or FrontEndError; past `timeout` seconds from `since` (now, if None:
+        the time it ran before is the caller's gain) the compiler is stopped."""
         path = self.src.path
         if self.src.preprocessed:
             try:
@@ -67,11 +77,11 @@ class Preprocessing:
                     return decoded(fh.read())
             except OSError as exc:
                 raise FrontEndError(f"{path}:1:1: error: cannot read: {exc.strerror}") from None
-        if isinstance(self.error, FrontEndError):
-            raise self.error
         if self.error is not None:
-            raise FrontEndError(f"{path}:1:1: error: cannot run the preprocessor: {self.error}")
-        code, overtime = self._wait(timeout)
+            raise FrontEndError(self.error)
+        left = None if timeout is None else \
+            max(0.0, timeout - (time.time() - (since or time.time())))
+        code, overtime = self._wait(left)
         err, out = _read(self.err), _read(self.out)
         if overtime:
             raise FrontEndError(f"{path}:1:1: error: preprocessing took over {timeout:g}s "
@@ -80,30 +90,47 @@ class Preprocessing:
             raise FrontEndError(_failure(path, decoded(err)))
         return decoded(out)
 
-    def _wait(self, timeout: float | None) -> tuple[int, bool]:
-        """(the exit code, whether the deadline killed it). A timer kills it at the deadline:
+    def _wait(self, left: float | None) -> tuple[int, bool]:
+        """(the exit code, whether the deadline stopped it). A timer stops it at the deadline:
         a wait with a timeout polls, and would see the end up to 50 ms late."""
-        if timeout is None:
+        if left is None:
             return self.proc.wait(), False
         killed = threading.Event()
 
         def kill():
-            killed.set()
-            self.proc.kill()
-        timer = threading.Timer(max(0.0, timeout - (time.time() - self.started)), kill)
-        timer.start()
+            if self.proc.poll() is None:
+                killed.set()
+                self._kill()
+        timer = threading.Timer(left, kill)
+        try:
+            timer.start()
+        except RuntimeError:   # no thread to be had (a process limit): waited for by polling
+            try:
+                return self.proc.wait(left), False
+            except subprocess.TimeoutExpired:
+                self._kill()
+                return self.proc.wait(), True
         try:
             return self.proc.wait(), killed.is_set()
         finally:
             timer.cancel()
 
+    def _kill(self) -> None:
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)   # the driver and cc1
+        except OSError:
+            pass
+
     def stop(self) -> None:
         """Stopped unread (its file is preprocessed elsewhere)."""
         if self.proc is not None:
-            self.proc.kill()
+            self._kill()
             self.proc.wait()
-            self.out.close()
-            self.err.close()
+            self._close()
+
+    def _close(self) -> None:
+        self.out.close()
+        self.err.close()
 
 
 def _read(fh) -> bytes:

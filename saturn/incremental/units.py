@@ -17,6 +17,7 @@ from __future__ import annotations
 import gc
 import os
 import pickle
+import signal
 import time
 
 from ..cfront.discover import SourceFile
@@ -63,23 +64,27 @@ class FrontEnd:
 
     def unit(self, src: SourceFile) -> Program:
         """The unit of `src`, from the cache or made now (and kept); FrontEndError."""
-        running = self.started.pop(src.path, None) or Preprocessing(src, self.std)
-        started = running.started
+        asked = time.time()   # (the deadline counts from here: NOTE [front-end-deadline])
+        running = self.started.pop(src.path, None)
+        if running is None or running.src != src:   # (the same path with other flags)
+            if running is not None:
+                running.stop()
+            running = Preprocessing(src, self.std)
         if self.store is None:
-            text = running.text(self.deadline)
-            return self._within(src, started,
+            text = running.text(self.deadline, asked)
+            return self._within(src, asked,
                                 lambda: Lowering(src, text, self.root, None, Last()).unit())
         old = self._last(src)   # read while the compiler runs
-        text = running.text(self.deadline)
+        text = running.text(self.deadline, asked)
         key = self.last_key = self.store.key("unit", text, src.path, self.root)
         unit, found = self.load(key), None
         if unit is None:
             lowering = Lowering(src, text, self.root, self.store, old)
-            unit = self._within(src, started, lowering.unit)
+            unit = self._within(src, asked, lowering.unit)
             self._keep(lambda: lowering.keep(key, unit, replaces=old.key))
             self.lowered.update(lowering.lowered)
             found = lowering.markers.found
-        self.manifests.record(src, text, key, started, found)
+        self.manifests.record(src, text, key, running.started, found)
         return unit
 
     def _keep(self, write) -> None:
@@ -92,11 +97,13 @@ class FrontEnd:
         children: the run ends with its entries written. Without `background` (or without
         fork) the writes are made here."""
         if self.background:
+            self._reap(MAX_WRITERS - 1)
             try:
                 pid = os.fork()
             except OSError:
                 pid = None
             if pid == 0:
+                signal.signal(signal.SIGINT, signal.SIG_IGN)   # (the parent's to handle)
                 gc.disable()   # (the child only writes, then ends)
                 try:
                     limits.run(write)
@@ -107,14 +114,15 @@ class FrontEnd:
                 return
         limits.run(write)
 
+    def _reap(self, keep: int) -> None:
+        """The writers that ended waited for; then the oldest, while more than `keep` run."""
+        for pid in list(self.writers):
+            if _ended(pid, block=len(self.writers) > keep):
+                self.writers.remove(pid)
+
     def finish(self) -> None:
         """Wait for the background writers (NOTE [background-writes])."""
-        for pid in self.writers:
-            try:
-                os.waitpid(pid, 0)
-            except ChildProcessError:
-                pass
-        self.writers = []
+        self._reap(0)
 
     def _last(self, src: SourceFile) -> Last:
         """What the file's last lowering left (NOTE [unit-skeleton]), read ahead."""
@@ -133,6 +141,16 @@ class FrontEnd:
         except limits.Overtime:
             raise FrontEndError(f"{src.path}:1:1: error: preprocessing, parsing and lowering "
                                 f"took over {self.deadline:g}s (--front-end-timeout)") from None
+
+
+MAX_WRITERS = 2   # background writers alive at once (each holds a copy of what it writes)
+
+
+def _ended(pid: int, block: bool) -> bool:
+    try:
+        return os.waitpid(pid, 0 if block else os.WNOHANG)[0] == pid
+    except ChildProcessError:
+        return True
 
 
 def _unpacked(record) -> Program:

@@ -6,7 +6,7 @@ from pycparser import c_ast
 from . import indirect
 from . import nodes as N
 from . import types as T
-from .lower_expr import const, source_text
+from .lower_expr import COMPILER_BUILTINS, const, source_text
 
 # Calls that never return (docs/DESIGN.md "From C to the IR"); `noreturn` declarations are added.
 NORETURN = frozenset({
@@ -16,9 +16,6 @@ NORETURN = frozenset({
     "pthread_exit", "err", "errx", "verr", "verrx", "__stack_chk_fail", "__chk_fail",
     "__fortify_fail", "do_exit", "reach_error", "__VERIFIER_error",
 })
-
-
-COMPILER_BUILTINS = ("__builtin_", "__sync_", "__atomic_")   # gcc's prefixes
 
 
 class CallLowering:

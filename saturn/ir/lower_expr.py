@@ -9,6 +9,8 @@ from . import nodes as N
 from . import types as T
 from .consteval import parse_int_literal, parse_char_literal
 
+COMPILER_BUILTINS = ("__builtin_", "__sync_", "__atomic_")   # gcc's prefixes
+
 _ARITH = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod", "&": "and", "|": "or",
           "^": "xor", "<<": "shl", ">>": "shr"}
 _COMPARE = {"==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
@@ -115,6 +117,8 @@ class ExprLowering:
                 return N.FuncAddr(T.PtrT(entry[2]), entry[1])
         if node.name in ("__func__", "__FUNCTION__", "__PRETTY_FUNCTION__"):
             return N.StrLit(T.PtrT(T.CHAR), getattr(self, "fn_name", ""))
+        if node.name.startswith(COMPILER_BUILTINS):   # declared everywhere (lower_call.py)
+            return N.FuncAddr(T.PtrT(T.FuncT(T.INT, (), True)), node.name)
         return self.unknown(T.INT, node, f"undeclared identifier '{node.name}'")
 
     def _x_Constant(self, node):

@@ -139,3 +139,19 @@ def test_compile_commands(tmp_path):
     assert len(found.files) == 1 and any("C++" in n for n in found.notes)
     text = preprocess(found.files[0])
     assert "int v = 3 + 4;" in text
+
+
+def test_a_compiler_builtin_is_declared_before_any_call_and_after_one(tmp_path):
+    """gcc declares its builtins everywhere: a use of one as a value is its address, whether
+    or not a call came before (a call declares nothing: NOTE [scope-effects])."""
+    from saturn.incremental.units import lower_text
+    text = ("typedef unsigned long size_t;\n"
+            "typedef void *(*copier)(void *, const void *, size_t);\n"
+            "copier before(void) { return __builtin_memcpy; }\n"
+            "void copy4(void *d, const void *s) { __builtin_memcpy(d, s, 4); }\n"
+            "copier after(void) { return __builtin_memcpy; }\n")
+    unit = lower_text(text, str(tmp_path / "b.c"), str(tmp_path))
+    for name in ("before", "after"):
+        fn = unit.functions[name]
+        assert not [n for n in fn.notes if "undeclared" in n], fn.notes
+        assert "__builtin_memcpy" in repr(fn.blocks)
