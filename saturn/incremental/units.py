@@ -26,7 +26,8 @@ from .. import limits
 from ..ir.program import Program
 from . import entries
 from .direct import Manifests
-from .lowering import Last, Lowering, last_of
+from .last import Last, last_of
+from .lowering import Lowering
 
 
 class FrontEnd:
