@@ -209,3 +209,33 @@ def test_a_compiler_started_for_other_flags_is_not_used(tmp_path):
     front.start(plain)
     unit = front.unit(SourceFile(str(tmp_path / "a.c"), ("-DB",), str(tmp_path)))
     assert [fn.name for fn in unit.functions.values()] == ["b"] and not front.started
+
+
+def test_an_interrupted_wait_stops_the_compiler(tmp_path, monkeypatch):
+    """The compiler runs in a session of its own (so that a deadline stops cc1 too), where
+    Ctrl-C does not reach it: an interrupted wait stops it."""
+    from saturn.cfront.discover import SourceFile
+    from saturn.cfront.preprocess import Preprocessing
+    hang = tmp_path / "hang-cc"
+    hang.write_text("#!/bin/sh\nexec sleep 60\n")
+    hang.chmod(0o755)
+    monkeypatch.setenv("SATURN_CC", str(hang))
+    (tmp_path / "a.c").write_text(LEAKY)
+    running = Preprocessing(SourceFile(str(tmp_path / "a.c"), (), str(tmp_path)))
+
+    def interrupted(left):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(running, "_wait", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        running.text(60.0)
+    assert running.proc.returncode is not None and running.out.closed
+
+
+def test_a_flag_the_compiler_cannot_take_is_an_error(tmp_path):
+    from saturn.cfront.discover import SourceFile
+    from saturn.cfront.preprocess import FrontEndError, Preprocessing
+    (tmp_path / "a.c").write_text(LEAKY)
+    running = Preprocessing(SourceFile(str(tmp_path / "a.c"), ("-DX\0Y",), str(tmp_path)))
+    with pytest.raises(FrontEndError, match="cannot run the preprocessor"):
+        running.text(10.0)
+    assert running.out.closed

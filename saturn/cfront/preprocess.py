@@ -63,7 +63,7 @@ class Preprocessing:
             self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=self.out,
                                          stderr=self.err, cwd=src.directory or None,
                                          start_new_session=True)
-        except OSError as exc:
+        except (OSError, ValueError, subprocess.SubprocessError) as exc:   # (a NUL in a flag)
             self._close()
             self.error = f"{src.path}:1:1: error: cannot run the preprocessor: {exc}"
 
@@ -81,7 +81,11 @@ class Preprocessing:
             raise FrontEndError(self.error)
         left = None if timeout is None else \
             max(0.0, timeout - (time.time() - (since or time.time())))
-        code, overtime = self._wait(left)
+        try:
+            code, overtime = self._wait(left)
+        except BaseException:   # (Ctrl-C: its own session does not get the signal)
+            self.stop()
+            raise
         err, out = _read(self.err), _read(self.out)
         if overtime:
             raise FrontEndError(f"{path}:1:1: error: preprocessing took over {timeout:g}s "
@@ -122,10 +126,11 @@ class Preprocessing:
             pass
 
     def stop(self) -> None:
-        """Stopped unread (its file is preprocessed elsewhere)."""
+        """Stopped unread (its file is preprocessed elsewhere, or the run ends)."""
         if self.proc is not None:
-            self._kill()
-            self.proc.wait()
+            if self.proc.returncode is None:
+                self._kill()
+                self.proc.wait()
             self._close()
 
     def _close(self) -> None:

@@ -376,9 +376,8 @@ class Lowering:
         are the new one's, or changed: each edit would leave a copy of a large file's unit)."""
         if self.scan is not None:
             self.scan.keep()
-        self.store.put(key, self.record(unit))
-        if replaces and replaces != key:
-            self.store.delete(replaces)
+        if self.store.put(key, self.record(unit)) and replaces and replaces != key:
+            self.store.delete(replaces)   # (not the unit just made: `key` may be the last's)
 
     def record(self, unit: Program) -> bytes:
         """The unit as stored: its own definitions as their entries (NOTE [function-entries]),

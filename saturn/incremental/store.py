@@ -51,8 +51,9 @@ class Store:
         except OSError:
             pass
 
-    def put(self, key: str, data: bytes) -> None:
-        """A store that cannot be written is only slower: errors are dropped."""
+    def put(self, key: str, data: bytes) -> bool:
+        """Whether it is written. A store that cannot be written is only slower: errors are
+        dropped."""
         path = self.path(key)
         tmp = f"{path}.{os.getpid()}.tmp"
         try:
@@ -60,8 +61,10 @@ class Store:
             with open(tmp, "wb") as fh:
                 fh.write(data)
             os.replace(tmp, path)
+            return True
         except OSError:
             try:
                 os.remove(tmp)
             except OSError:
                 pass
+            return False

@@ -99,17 +99,7 @@ class FrontEnd:
         fork) the writes are made here."""
         if self.background:
             self._reap(MAX_WRITERS - 1)
-            try:
-                pid = os.fork()
-            except OSError:
-                pid = None
-            if pid == 0:
-                signal.signal(signal.SIGINT, signal.SIG_IGN)   # (the parent's to handle)
-                gc.disable()   # (the child only writes, then ends)
-                try:
-                    limits.run(write)
-                finally:
-                    os._exit(0)
+            pid = _fork_writer(write)
             if pid:
                 self.writers.append(pid)
                 return
@@ -122,7 +112,11 @@ class FrontEnd:
                 self.writers.remove(pid)
 
     def finish(self) -> None:
-        """Wait for the background writers (NOTE [background-writes])."""
+        """Wait for the background writers (NOTE [background-writes]); stop the compilers
+        started for units never asked for (the run was interrupted)."""
+        for running in self.started.values():
+            running.stop()
+        self.started.clear()
         self._reap(0)
 
     def _last(self, src: SourceFile) -> Last:
@@ -145,6 +139,26 @@ class FrontEnd:
 
 
 MAX_WRITERS = 2   # background writers alive at once (each holds a copy of what it writes)
+
+
+def _fork_writer(write) -> int | None:
+    """The pid of a child running `write` then ending, or None (no fork: write here). SIGINT
+    is held off across the fork, so that Ctrl-C cannot send the child back into the run."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        pid = os.fork()
+    except OSError:
+        pid = None
+    if pid == 0:
+        try:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)   # (the parent's to handle)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+            gc.disable()   # (the child only writes, then ends)
+            limits.run(write)
+        finally:
+            os._exit(0)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    return pid
 
 
 def _ended(pid: int, block: bool) -> bool:

@@ -426,3 +426,19 @@ def test_a_new_unit_replaces_the_file_s_last_one(tmp_path):
         keys.append(front.last_key)
     store = Store(str(tmp_path / "units"))
     assert keys[0] != keys[1] and store.get(keys[0]) is None and store.get(keys[1])
+
+
+def test_a_unit_made_again_under_its_own_key_is_kept(tmp_path):
+    """A file whose stored unit went missing, its text unchanged, is lowered again under the
+    same key: that unit is not the last one to delete."""
+    text = _preprocessed(PRELUDE + F1 + F2 + F3)
+    path = tmp_path / "a.c"
+    path.write_text(text)
+    src = SourceFile(str(path), (), str(tmp_path), preprocessed=True)
+    store = Store(str(tmp_path / "units"))
+    front = units.FrontEnd(store, str(tmp_path))
+    front.unit(src)
+    os.remove(store.path(front.last_key))
+    again = units.FrontEnd(store, str(tmp_path))
+    again.unit(src)
+    assert again.last_key == front.last_key and store.get(again.last_key)
