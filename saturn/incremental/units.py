@@ -9,8 +9,8 @@ into one program). A unit is kept under a hash of its preprocessed text, its pat
 functions of the file's own text are stored as their function-cache entries (NOTE
 [function-entries]), which the next lowering of the file after an edit reuses (NOTE
 [function-cache]), and the header bodies it lowered as entries too, so that loading a unit
-reads no body the analysis does not. Units lowered apart have their own symbols for a shared global: the
-analysis names globals by key (symex/environment.py).
+reads no body the analysis does not. Units lowered apart have their own symbols for a shared
+global: the analysis names globals by key (symex/environment.py).
 """
 from __future__ import annotations
 
@@ -91,10 +91,10 @@ class FrontEnd:
     def _keep(self, write) -> None:
         """NOTE [background-writes]: what a lowering leaves the next run (its unit and its
         scan, pickled: as long as a large file's lowering after an edit) is written by a child
-        process forked here, while this one goes on to the analysis; the child writes the state at the fork,
-        whatever this process does after, on a deep stack as the lowering had (NOTE
-        [deep-nesting]). An entry is written whole or not at all (store.py), so a child that
-        fails or is killed leaves a miss, never a wrong entry. `finish` waits for the
+        process forked here, while this one goes on to the analysis; the child writes the
+        state at the fork, whatever this process does after, on a deep stack as the lowering
+        had (NOTE [deep-nesting]). An entry is written whole or not at all (store.py), so a
+        child that fails or is killed leaves a miss, never a wrong entry. `finish` waits for the
         children: the run ends with its entries written. Without `background` (or without
         fork) the writes are made here."""
         if self.background:
