@@ -134,17 +134,23 @@ def test_the_front_end_deadline_stops_the_work_and_the_run_goes_on(tmp_path, mon
     assert list(front.unit(SourceFile(str(tmp_path / "fine.c"), (), str(tmp_path))).functions)
 
 
+def _compiling(tmp_path, monkeypatch, script: str):
+    """The compiler started on a.c, the compiler being a shell `script` (SATURN_CC)."""
+    from saturn.cfront.discover import SourceFile
+    from saturn.cfront.preprocess import Preprocessing
+    cc = tmp_path / "fake-cc"
+    cc.write_text("#!/bin/sh\n" + script)
+    cc.chmod(0o755)
+    monkeypatch.setenv("SATURN_CC", str(cc))
+    (tmp_path / "a.c").write_text(LEAKY)
+    return Preprocessing(SourceFile(str(tmp_path / "a.c"), (), str(tmp_path)))
+
+
 def test_a_compiler_that_hangs_is_stopped_at_the_deadline(tmp_path, monkeypatch):
     """The preprocessor runs beside other work and is waited for without polling; at the
     deadline it is killed and the file gets an error."""
-    from saturn.cfront.discover import SourceFile
-    from saturn.cfront.preprocess import FrontEndError, Preprocessing
-    hang = tmp_path / "hang-cc"
-    hang.write_text("#!/bin/sh\nexec sleep 60\n")
-    hang.chmod(0o755)
-    monkeypatch.setenv("SATURN_CC", str(hang))
-    (tmp_path / "a.c").write_text(LEAKY)
-    running = Preprocessing(SourceFile(str(tmp_path / "a.c"), (), str(tmp_path)))
+    from saturn.cfront.preprocess import FrontEndError
+    running = _compiling(tmp_path, monkeypatch, "exec sleep 60\n")
     start = time.monotonic()
     with pytest.raises(FrontEndError, match=r"a.c:1:1: error: preprocessing took over 1s"):
         running.text(1.0)
@@ -163,14 +169,8 @@ def test_a_compiler_that_cannot_start_leaves_no_file_open(tmp_path):
 
 def test_the_deadline_stops_what_the_compiler_started_too(tmp_path, monkeypatch):
     """The compiler's own children (gcc's cc1) end with it at the deadline."""
-    from saturn.cfront.discover import SourceFile
-    from saturn.cfront.preprocess import FrontEndError, Preprocessing
-    hang = tmp_path / "hang-cc"
-    hang.write_text(f"#!/bin/sh\nsleep 60 &\necho $! > {tmp_path}/child\nwait\n")
-    hang.chmod(0o755)
-    monkeypatch.setenv("SATURN_CC", str(hang))
-    (tmp_path / "a.c").write_text(LEAKY)
-    running = Preprocessing(SourceFile(str(tmp_path / "a.c"), (), str(tmp_path)))
+    from saturn.cfront.preprocess import FrontEndError
+    running = _compiling(tmp_path, monkeypatch, f"sleep 60 &\necho $! > {tmp_path}/child\nwait\n")
     with pytest.raises(FrontEndError, match="took over"):
         running.text(1.0)
     child = int((tmp_path / "child").read_text())
@@ -214,14 +214,7 @@ def test_a_compiler_started_for_other_flags_is_not_used(tmp_path):
 def test_an_interrupted_wait_stops_the_compiler(tmp_path, monkeypatch):
     """The compiler runs in a session of its own (so that a deadline stops cc1 too), where
     Ctrl-C does not reach it: an interrupted wait stops it."""
-    from saturn.cfront.discover import SourceFile
-    from saturn.cfront.preprocess import Preprocessing
-    hang = tmp_path / "hang-cc"
-    hang.write_text("#!/bin/sh\nexec sleep 60\n")
-    hang.chmod(0o755)
-    monkeypatch.setenv("SATURN_CC", str(hang))
-    (tmp_path / "a.c").write_text(LEAKY)
-    running = Preprocessing(SourceFile(str(tmp_path / "a.c"), (), str(tmp_path)))
+    running = _compiling(tmp_path, monkeypatch, "exec sleep 60\n")
 
     def interrupted(left):
         raise KeyboardInterrupt

@@ -20,9 +20,7 @@ def units(files, front, jobs: int = 1):
         for src, unit in zip(files, loaded):
             yield (src, unit, None) if unit is not None else (src, *_made(front, src))
         return
-    for running in front.started.values():   # (a unit read back damaged: more to make)
-        running.stop()
-    front.started.clear()
+    front.stop_started()   # (a unit read back damaged: more to make, in workers)
     made = in_order(min(jobs, len(changed)), _in_worker, [(front, src) for src in changed])
     for src, unit in zip(files, loaded):
         if unit is not None:

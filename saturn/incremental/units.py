@@ -114,10 +114,14 @@ class FrontEnd:
     def finish(self) -> None:
         """Wait for the background writers (NOTE [background-writes]); stop the compilers
         started for units never asked for (the run was interrupted)."""
+        self.stop_started()
+        self._reap(0)
+
+    def stop_started(self) -> None:
+        """The compilers `start` started, stopped unread."""
         for running in self.started.values():
             running.stop()
         self.started.clear()
-        self._reap(0)
 
     def _last(self, src: SourceFile) -> Last:
         """What the file's last lowering left (NOTE [unit-skeleton]), read ahead."""
