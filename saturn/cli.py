@@ -11,7 +11,10 @@ from .preflight import UsageError, numbers, outputs
 from .report import jsonout, sarif, text
 from .symex.options import Options
 
-EXIT_OK, EXIT_REPORTS, EXIT_USAGE = 0, 1, 2
+# Exit statuses (README "Reading a report"): a run that skipped a file is not a clean run, with
+# or without reports, and --exit-zero does not hide it.
+EXIT_OK, EXIT_REPORTS, EXIT_USAGE, EXIT_SKIPPED = 0, 1, 2, 3
+DEFAULT_TIMEOUT = 60.0   # seconds per function: no real function needs more (bench/RESULTS.md)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -19,7 +22,8 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
     c = sub.add_parser("check", help="analyse C files and print reports",
                        description="Analyse C source files and report bugs. Exit status: 0 no "
-                                   "reports, 1 reports, 2 usage or fatal error.")
+                                   "reports, 1 reports, 2 usage or fatal error (or no file "
+                                   "analysed), 3 some files skipped (not analysed).")
     c.add_argument("paths", nargs="*", metavar="PATH",
                    help="C files, or directories (every *.c below them)")
     c.add_argument("-p", "--compile-commands", metavar="FILE",
@@ -71,10 +75,11 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                    help="send the analysis to a Dask distributed scheduler instead of local "
                         "worker processes")
-    c.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+    c.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                    help="wall-clock limit per function, a safety net: a function over it is "
                         "incomplete and the output says so (a worker stuck inside the SAT "
-                        "solver is stopped after twice the limit plus 10 s)")
+                        "solver is stopped after twice the limit plus 10 s); default "
+                        f"{DEFAULT_TIMEOUT:g}, 0 for none")
     c.add_argument("--front-end-timeout", type=float, default=300.0, metavar="SECONDS",
                    help="wall-clock limit per file for preprocessing, parsing and lowering: a "
                         "file over it is skipped with an error (default 300)")
@@ -186,7 +191,7 @@ def _check(args) -> int:
     store = _open_store(args)
     known = _read_baseline(args)
     options = Options(unroll=args.unroll, conflict_budget=args.conflict_budget,
-                      timeout=args.timeout, whole_program=args.whole_program)
+                      timeout=args.timeout or None, whole_program=args.whole_program)
     checkers = registry.load(names or registry.default_names(), config)
     cache_factory, units, caches = None, None, []
     if store is not None:
@@ -312,8 +317,12 @@ def _emit(args, reports, stats, failed) -> int:
         sys.stdout.write(out)
     for error in failed:
         print(f"saturn: error: {error}", file=sys.stderr)
+    if stats["skipped_files"]:
+        print(text.skipped_line(stats), file=sys.stderr)
     if failed or stats["files"] == 0:
         return EXIT_USAGE
+    if stats["skipped_files"]:
+        return EXIT_SKIPPED
     failing = [r for r in reports if not r.known]
     return EXIT_REPORTS if failing and not args.exit_zero else EXIT_OK
 

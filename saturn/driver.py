@@ -7,13 +7,14 @@ import re
 import resource
 import signal
 import sys
+import threading
 import time
 
 from .cfront.discover import Discovery, relative_to
 from .collector import no_gc
 from .incremental.pipeline import units
 from .interproc import pools, schedule
-from .ir import indirect
+from .ir import indirect, linking
 from .ir.program import Program
 from .logic.circuit import BudgetExceeded
 from .report.fingerprint import assign_fingerprints
@@ -36,7 +37,7 @@ def load_program(discovery: Discovery, front, phases, log, jobs: int = 1):
     with no_gc():
         for src, unit, error in units(discovery.files, front, jobs):
             if error is not None:
-                skipped.append(_skip(src.path, error, log))
+                skipped.append(_skip(src, error, log))
             else:
                 program.absorb(unit)
                 gc.freeze()
@@ -46,17 +47,38 @@ def load_program(discovery: Discovery, front, phases, log, jobs: int = 1):
     return program, len(discovery.files) - len(skipped), skipped
 
 
-_ERROR = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): error: (?P<msg>.*)$", re.S)
+_ERROR = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): (?:fatal )?error: (?P<msg>.*)$",
+                    re.S)
 
 
-def _skip(path: str, message: str, log) -> dict:
-    """A skipped file as the outputs list it (SARIF: a tool execution notification)."""
-    log(message)
+def _skip(src, message: str, log) -> dict:
+    """A skipped file as the outputs list it (SARIF: a tool execution notification): where the
+    error is (perhaps a header), the file checked (`unit`), and the source line it is on,
+    which the log shows under the message with a caret, as compilers do."""
     m = _ERROR.match(message)
     if m is None:
-        return {"file": path, "line": 0, "column": 0, "message": message}
-    return {"file": m["file"], "line": int(m["line"]), "column": int(m["col"]),
-            "message": m["msg"]}
+        log(message)
+        return {"file": src.path, "unit": src.path, "line": 0, "column": 0, "message": message}
+    line, col = int(m["line"]), int(m["col"])
+    where = os.path.join(src.directory, m["file"]) if src.directory else m["file"]
+    # (1:1 is where errors of the whole file are put: a deadline, a lost worker.)
+    text = source_line(where, line) if (line, col) != (1, 1) else ""
+    caret = "".join(c if c == "\t" else " " for c in text[:col - 1]) + "^"
+    log(message + (f"\n    {text}\n    {caret}" if text.strip() else ""))
+    return {"file": m["file"], "unit": src.path, "line": line, "column": col,
+            "message": m["msg"], "source": text}
+
+
+def source_line(path: str, line: int) -> str:
+    """Line `line` of the file at `path`, without its end; "" when it cannot be read."""
+    try:
+        with open(path, "rb") as fh:
+            for n, text in enumerate(fh, 1):
+                if n == line:
+                    return text.decode("utf-8", "replace").rstrip("\r\n")
+    except OSError:
+        pass
+    return ""
 
 
 class FunctionTimeout(Exception):
@@ -81,11 +103,15 @@ def _on_alarm(signum, frame):
 def analyze_one(program, key, checkers, options: Options, callee_sums) -> FunctionResult:
     """One function, never raising: budgets, timeouts and internal errors make it incomplete."""
     fn = program.functions[key]
+    if fn.unmodelled:
+        return _incomplete(key, fn, fn.unmodelled)
     t0 = time.perf_counter()
-    if options.timeout:
+    # (An alarm reaches only the main thread: a Dask worker's thread runs without it.)
+    timed = options.timeout and threading.current_thread() is threading.main_thread()
+    if timed:
         signal.signal(signal.SIGALRM, _on_alarm)
     try:
-        if options.timeout:
+        if timed:
             _TIMING[0] = True
             signal.setitimer(signal.ITIMER_REAL, options.timeout)
         with no_gc():   # NOTE [analysis-gc]
@@ -101,7 +127,7 @@ def analyze_one(program, key, checkers, options: Options, callee_sums) -> Functi
         res = _incomplete(key, fn, f"internal error: {type(exc).__name__}: {exc}")
     finally:
         _TIMING[0] = False
-        if options.timeout:
+        if timed:
             signal.setitimer(signal.ITIMER_REAL, 0)
     res.seconds = time.perf_counter() - t0
     return res
@@ -204,6 +230,7 @@ def run_check(discovery: Discovery, checkers, options: Options, front,
     program, parsed, skipped = load_program(discovery, front, phases, log, jobs)
     rel = relative_to(front.root)
     sources = program.files   # (the files' own text: NOTE [own-files] in cfront/markers.py)
+    linking.resolve(program)   # NOTE [linking]
     indirect.link(program)   # NOTE [indirect-calls]
     program.assume_whole(options.whole_program)
     program.entries = program.entry_points()
@@ -223,14 +250,16 @@ def run_check(discovery: Discovery, checkers, options: Options, front,
     assign_fingerprints(reports)
     unsupported = sum(1 for res in results.values() for n in res.notes
                       if res.status == "ok" and "internal error" not in n)
+    incomplete = incomplete_functions(program, results)
     skipped += [{"file": path, "line": 0, "column": 0, "message": "no such file or directory"}
                 for path in discovery.missing]   # counted, and named on the last line
     for skip in skipped:
         skip["file"] = rel(skip["file"])
+        skip["unit"] = rel(skip.get("unit", skip["file"]))
     stats = {
         "files": parsed, "skipped_files": len(skipped), "skipped": skipped,
         "functions": len(program.functions),
-        "incomplete": sum(1 for r in results.values() if r.status != "ok"),
+        "incomplete": len(incomplete), "incomplete_functions": incomplete,
         "reused": sum(1 for r in results.values() if r.reused), "lines": program.lines,
         "unsupported": unsupported,
         "timeouts": sum(1 for r in results.values() if r.timed_out),
@@ -240,6 +269,25 @@ def run_check(discovery: Discovery, checkers, options: Options, front,
         "seconds": round(time.perf_counter() - start, 3),
     }
     return RunResult(reports, stats, results, program, log=printed, lost=len(lost))
+
+
+def incomplete_functions(program, results: dict) -> list[dict]:
+    """Each incomplete function, named with its place, why, and the cause as a word: `time`
+    (--timeout), `budget` (conflicts, formula size, nesting), `unsupported` (a construct the
+    model cannot express), `lost` (its worker died) or `internal-error`."""
+    out = []
+    for key, res in results.items():
+        if res.status == "ok":
+            continue
+        fn = program.functions[key]
+        why = res.notes[0].split(": ", 1)[-1] if res.notes else res.status
+        cause = "time" if why.startswith("timed out") else \
+            "unsupported" if fn.unmodelled else \
+            "internal-error" if "internal error" in why else \
+            "lost" if why.startswith("not analysed") else "budget"
+        out.append({"function": fn.name, "file": fn.file, "line": fn.line,
+                    "cause": cause, "reason": why})
+    return sorted(out, key=lambda d: (d["file"], d["line"], d["function"]))
 
 
 def _logging(log, printed: list):

@@ -27,8 +27,8 @@ def numbers(args, note) -> None:
     says so: more workers than CPUs only wait for each other, and each takes memory)."""
     _between("--unroll", args.unroll, 1, MAX_UNROLL)
     _between("--conflict-budget", args.conflict_budget, 1, MAX_CONFLICTS)
-    if args.timeout is not None and not (math.isfinite(args.timeout) and args.timeout > 0):
-        raise UsageError(f"--timeout must be a number of seconds above 0, not "
+    if args.timeout is not None and not (math.isfinite(args.timeout) and args.timeout >= 0):
+        raise UsageError(f"--timeout must be a number of seconds (0: no limit), not "
                          f"{_shown(args.timeout)}")
     _between("--timeout", args.timeout, 0, MAX_TIMEOUT)
     deadline = getattr(args, "front_end_timeout", None)

@@ -35,9 +35,9 @@ def _refused(proc, message):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--timeout", "-5"], "--timeout must be a number of seconds above 0, not -5"),
-    (["--timeout", "nan"], "--timeout must be a number of seconds above 0, not nan"),
-    (["--timeout", "inf"], "--timeout must be a number of seconds above 0, not inf"),
+    (["--timeout", "-5"], "--timeout must be a number of seconds (0: no limit), not -5"),
+    (["--timeout", "nan"], "--timeout must be a number of seconds (0: no limit), not nan"),
+    (["--timeout", "inf"], "--timeout must be a number of seconds (0: no limit), not inf"),
     (["--timeout", "1e7"], "--timeout must be between 0 and 1000000, not 10000000"),
     (["--unroll", "1000000"], "--unroll must be between 1 and 64, not 1000000"),
     (["--unroll", "0"], "--unroll must be between 1 and 64, not 0"),
@@ -128,7 +128,7 @@ def test_configuration_warnings_and_what_is_left_out(tmp_path):
 def test_a_path_that_does_not_exist_is_skipped_and_named(tmp_path):
     cwd = _tree(tmp_path)
     proc = saturn("check", "--no-db", "/nonexistent/dir", "t.c", cwd=cwd)
-    assert proc.returncode == 1 and "/nonexistent/dir: error: no such file or directory" \
+    assert proc.returncode == 3 and "/nonexistent/dir: error: no such file or directory" \
         in proc.stderr
     assert ", 1 file, 1 skipped (not found: /nonexistent/dir), " in proc.stdout.splitlines()[-1]
 
@@ -154,7 +154,9 @@ def test_syntax_errors_at_their_line_and_column_with_the_path_once(tmp_path):
     proc = saturn("check", "--no-db", "a.c", "b.c", cwd=str(tmp_path))
     assert proc.returncode == 2
     assert _errors(proc) == [f"{tmp_path}/a.c:4:13: error: expected an expression before ';'",
-                             f"{tmp_path}/b.c:2:21: error: syntax error before '1'"]
+                             f"{tmp_path}/b.c:2:21: error: syntax error before '1'",
+                             "saturn: error: 2 of 2 files skipped, not analysed (each error "
+                             "above): a.c, b.c; exit status 2"]
 
 
 def _without_root_rights():

@@ -49,15 +49,76 @@ def test_bad_file_is_skipped_and_run_goes_on(tmp_path):
     (tmp_path / "bad.c").write_text("int f(void) { return 1 +; }\n")
     (tmp_path / "good.c").write_text("void reach_error(void);\nvoid g(void) { reach_error(); }\n")
     proc = saturn("check", "--checkers", "assert", str(tmp_path), cwd=str(tmp_path))
-    assert proc.returncode == 1
     assert "bad.c:1:" in proc.stderr and "error:" in proc.stderr and "Traceback" not in proc.stderr
     assert "1 skipped" in proc.stdout and "good.c:2:" in proc.stdout
+    # a run that skipped a file is no clean run, reports or not, --exit-zero or not
+    assert proc.returncode == 3
+    assert proc.stderr.splitlines()[-1] == \
+        "saturn: error: 1 of 2 files skipped, not analysed (each error above): bad.c; exit status 3"
+    # the construct, under the error, as compilers show it
+    assert "    int f(void) { return 1 +; }\n                            ^" in proc.stderr
+    quiet = saturn("check", "--checkers", "assert", "--exit-zero", str(tmp_path), cwd=str(tmp_path))
+    assert quiet.returncode == 3
 
 
 def test_all_files_skipped_exit_two(tmp_path):
     (tmp_path / "bad.c").write_text("int f(void) { return 1 +; }\n")
     proc = saturn("check", "--checkers", "assert", str(tmp_path))
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.splitlines()[-1].startswith("saturn: error: 1 of 1 files skipped")
+
+
+def test_skipped_files_in_json_name_the_unit_the_place_and_the_source(tmp_path):
+    (tmp_path / "inc.h").write_text("static int broken(void) { return 1 +; }\n")
+    (tmp_path / "a.c").write_text('#include "inc.h"\nint a(void) { return broken(); }\n')
+    (tmp_path / "b.c").write_text("int b(void) { return 0; }\n")
+    proc = saturn("check", "--no-db", "--format", "json", "a.c", "b.c", cwd=str(tmp_path))
+    assert proc.returncode == 3
+    skipped = json.loads(proc.stdout)["stats"]["skipped"]
+    assert skipped == [{"file": "inc.h", "unit": "a.c", "line": 1, "column": 37,
+                        "message": "expected an expression before ';'",
+                        "source": "static int broken(void) { return 1 +; }"}]
+
+
+def test_incomplete_functions_are_named_with_why_in_every_format(tmp_path):
+    (tmp_path / "n.c").write_text("int outer(int x) {\n  int inner(int y) { return x + y; }\n"
+                                  "  return inner(2);\n}\nint fine(int z) { return z; }\n")
+    text = saturn("check", "--no-db", "n.c", cwd=str(tmp_path))
+    assert text.returncode == 0
+    assert text.stdout.splitlines()[-2] == \
+        "n.c:1:1: note: 'outer' is incomplete: nested function 'inner' (GNU C) is not modelled"
+    assert ", 2 functions, 1 incomplete" in text.stdout.splitlines()[-1]
+    doc = json.loads(saturn("check", "--no-db", "--format", "json", "n.c", cwd=str(tmp_path)).stdout)
+    assert doc["stats"]["incomplete_functions"] == [
+        {"function": "outer", "file": "n.c", "line": 1, "cause": "unsupported",
+         "reason": "nested function 'inner' (GNU C) is not modelled"}]
+    sarif = json.loads(saturn("check", "--no-db", "--format", "sarif", "n.c",
+                              cwd=str(tmp_path)).stdout)
+    [note] = sarif["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+    assert note["level"] == "warning" and note["descriptor"]["id"] == "incomplete.unsupported"
+    assert note["message"]["text"].startswith("'outer' is incomplete: nested function")
+
+
+def test_several_programs_in_one_database_each_link_their_own(tmp_path):
+    """A compile database of two programs: both mains and both helpers are analysed, and each
+    main's call reaches its own program's helper, as the linker would make it."""
+    for prog, body in (("one", "free(p);"), ("two", "(void)p;")):
+        (tmp_path / prog).mkdir()
+        (tmp_path / prog / "main.c").write_text(
+            "#include <stdlib.h>\nvoid helper(char *p);\nint main(void) {\n"
+            "  char *p = malloc(8);\n  helper(p);\n  return 0;\n}\n")
+        (tmp_path / prog / "helper.c").write_text(
+            f"#include <stdlib.h>\nvoid helper(char *p) {{ {body} }}\n")
+    entries = [{"directory": str(tmp_path), "file": f"{p}/{f}.c",
+                "arguments": ["cc", "-O2", "-c", f"{p}/{f}.c"]}
+               for p in ("one", "two") for f in ("main", "helper")]
+    (tmp_path / "compile_commands.json").write_text(json.dumps(entries))
+    proc = saturn("check", "--no-db", "--format", "json", "-p", "compile_commands.json",
+                  cwd=str(tmp_path))
+    doc = json.loads(proc.stdout)
+    assert doc["stats"]["functions"] == 4 and "ignored" not in proc.stderr
+    assert [(r["file"], r["line"], r["kind"]) for r in doc["reports"]] == \
+        [("two/main.c", 4, "memory.leak")]
 
 
 def test_usage_errors_exit_two(tmp_path):

@@ -125,7 +125,7 @@ def test_a_front_end_worker_killed_loses_only_its_file(tmp_path):
     (tmp_path / "dies.c").write_text("int f(int x) { return x; }\n")
     proc = subprocess.run([sys.executable, "-c", FRONT_WRAPPER], cwd=str(tmp_path), text=True,
                           capture_output=True, env=dict(os.environ, PYTHONPATH=ROOT), timeout=300)
-    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.returncode == 3 and "Traceback" not in proc.stderr, proc.stderr
     assert "dies.c:1:1: error: not read: the worker process killed by SIGKILL" in proc.stderr
     assert "[lock.double-lock]" in proc.stdout
     assert proc.stdout.splitlines()[-1].startswith("saturn: 2 reports, 1 file, 1 skipped")

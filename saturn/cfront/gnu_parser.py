@@ -6,16 +6,19 @@ left out (a TernaryOp whose ``iftrue`` is None), ``__label__`` declarations, ``_
 (a type name resolved from the initializer by the lowering), ``__thread`` storage, and
 ``__attribute__((...));`` as a statement.
 """
+import re
+
 from pycparser import c_ast
-from pycparser.c_parser import Coord
+from pycparser.c_parser import Coord, ParseError
 from pycparserext.ext_c_lexer import GnuCLexer
-from pycparserext.ext_c_parser import Asm, GnuCParser
+from pycparserext.ext_c_parser import Asm, FuncDeclExt, GnuCParser
 
 # GNU type names that pycparser does not know; the lowering maps each to its width.
 EXTRA_TYPE_NAMES = frozenset({
     "_Float16", "_Float32", "_Float64", "_Float128", "_Float32x", "_Float64x", "_Float128x",
     "__float128", "__float80", "__fp16", "__bf16", "_Decimal32", "_Decimal64", "_Decimal128",
-    "__auto_type", "__builtin_va_list", "__gnuc_va_list",
+    "__auto_type", "__builtin_va_list", "__gnuc_va_list", "__int128_t", "__uint128_t",
+    "bool",   # C23's keyword; a program's own `typedef ... bool;` still declares it
 })
 
 
@@ -24,17 +27,71 @@ _PLAIN_QUALIFIERS = ("CONST", "VOLATILE", "RESTRICT", "__CONST", "__RESTRICT", "
                      "__VOLATILE", "__VOLATILE__")
 
 
+# C23 keywords a compiler before GCC 13 leaves in the preprocessed text, as their C11 spellings
+# (`constexpr` objects are `const`; `typeof_unqual` differs from `typeof` only in qualifiers).
+_C23_SPELLINGS = {"constexpr": ("CONST", "const"), "static_assert": ("_STATIC_ASSERT", "_Static_assert"),
+                  "alignas": ("_ALIGNAS", "_Alignas"), "alignof": ("_ALIGNOF", "_Alignof"),
+                  "typeof_unqual": ("TYPEOF", "typeof"),
+                  "__typeof_unqual__": ("TYPEOF", "typeof")}
+# Storage classes with no meaning for the model: thread-locality.
+_DROPPED_WORDS = frozenset({"__thread", "thread_local", "_Thread_local"})
+# C23 digit separators (`1'000'000`, `0xFF'FF`): one integer constant, the quotes dropped.
+_SEPARATED_INT = re.compile(r"(?:0[xX][0-9a-fA-F]+(?:'[0-9a-fA-F]+)+|0[bB][01]+(?:'[01]+)+|"
+                            r"[0-9]+(?:'[0-9]+)+)[uUlLzZ]*(?![\w.'])")
+
+
 class SaturnLexer(GnuCLexer):
-    """GCC's `__signed__`/`__signed` (kernel UAPI headers) are `signed`; `__thread`, a storage
-    class, goes (thread-locality does not change the model). A preprocessed input keeps them
-    as the compiler left them."""
+    """GCC's `__signed__`/`__signed` (kernel UAPI headers) are `signed`; thread-local storage
+    classes go; C23's attributes `[[...]]` go like GNU attributes the model does not read, its
+    keywords become their C11 spellings and its digit separators are read. A preprocessed
+    input keeps them as the compiler left them."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._ahead = []
 
     def token(self):
-        tok = super().token()
-        while tok is not None and tok.type == "ID" and tok.value == "__thread":
-            tok = super().token()
-        if tok is not None and tok.type == "ID" and tok.value in ("__signed__", "__signed"):
-            tok.type, tok.value = "SIGNED", "signed"
+        while True:
+            tok = self._ahead.pop() if self._ahead else super().token()
+            if tok is None or tok.type not in ("ID", "TYPEID", "LBRACKET"):
+                return tok
+            if tok.type == "LBRACKET":
+                if not self._attribute_list():
+                    return tok
+                continue
+            if tok.value in _DROPPED_WORDS:
+                continue
+            if tok.value in ("__signed__", "__signed"):
+                tok.type, tok.value = "SIGNED", "signed"
+            elif tok.value in _C23_SPELLINGS:
+                tok.type, tok.value = _C23_SPELLINGS[tok.value]
+            return tok
+
+    def _attribute_list(self) -> bool:
+        """After a `[`: whether a second `[` follows, and if so the attribute list up to its
+        `]]` is consumed. (Two `[` in a row start nothing else in C.)"""
+        nxt = super().token()
+        if nxt is None or nxt.type != "LBRACKET":
+            if nxt is not None:
+                self._ahead.append(nxt)
+            return False
+        depth = 2
+        while depth:
+            nxt = super().token()
+            if nxt is None:
+                return True
+            depth += (nxt.type == "LBRACKET") - (nxt.type == "RBRACKET")
+        return True
+
+    def _match_token(self):
+        m = _SEPARATED_INT.match(self._lexdata, self._pos)
+        if m is None:
+            return super()._match_token()
+        value = m.group().replace("'", "")
+        kind = "HEX" if value[:2] in ("0x", "0X") else "BIN" if value[:2] in ("0b", "0B") \
+            else "OCT" if value[0] == "0" and len(value) > 1 else "DEC"
+        tok = self._make_token(f"INT_CONST_{kind}", value, self._pos)
+        self._pos = m.end()
         return tok
 
 
@@ -92,6 +149,19 @@ class SaturnParser(GnuCParser):
     def _parse_cast_expression(self):
         self._skip_extension()   # `__extension__ (type) expr`: a cast is parsed at this level
         return super()._parse_cast_expression()
+
+    def _try_parse_paren_type_name(self):
+        # `(__extension__ ({ ... }))` (glibc's tolower under -O2): `__extension__` starts a
+        # declaration too, so the parenthesis was taken for a type name. It is one only if what
+        # follows the keywords starts a declaration.
+        mark = self._mark()
+        if self._accept("LPAREN") is not None:
+            self._skip_extension()
+            starts = self._starts_declaration()
+            self._reset(mark)
+            if not starts:
+                return None
+        return super()._try_parse_paren_type_name()
 
     def _parse_error(self, msg, coord):
         """pycparser gives an invalid expression only the file's name, so the error was put at
@@ -203,6 +273,21 @@ class SaturnParser(GnuCParser):
         self._parse_attributes_opt()
         return super()._parse_init_declarator(id_only=id_only)
 
+    def _parse_enumerator(self):
+        # `A __attribute__((deprecated)) = 1,`: an enumerator's attributes are dropped.
+        name_tok = self._expect("ID")
+        self._parse_attributes_opt()
+        value = self._parse_constant_expression() if self._accept("EQUALS") else None
+        enum = c_ast.Enumerator(name_tok.value, value, self._tok_coord(name_tok))
+        self._add_identifier(enum.name, enum.coord)
+        return enum
+
+    def _parse_struct_declaration(self):
+        if self._peek_type() == "_STATIC_ASSERT":
+            self._parse_static_assert()   # checked by the compiler; no member
+            return None
+        return super()._parse_struct_declaration()
+
     def _parse_conditional_expression(self):
         expr = self._parse_binary_expression()
         if self._accept("CONDOP"):
@@ -245,13 +330,16 @@ class SaturnParser(GnuCParser):
                 break
             operands[i] = (self._parse_asm_operands() if i < 2
                            else self._parse_asm_argument_expression_list())
+        labels = []
         if self._accept("COLON"):  # asm goto: a list of labels
             while self._peek_type() == "ID":
-                self._advance()
+                labels.append(self._advance().value)
                 if not self._accept("COMMA"):
                     break
         self._expect("RPAREN")
-        return Asm(asm_kw, template, *operands, coord=coord)
+        asm = Asm(asm_kw, template, *operands, coord=coord)
+        asm.labels = labels   # (the lowering branches to them)
+        return asm
 
     def _parse_external_declaration(self):
         if self._is_asm_keyword_token(self._peek_type()):
@@ -296,4 +384,29 @@ class SaturnParser(GnuCParser):
             self._advance()
         if self._attribute_statement_ahead():
             return self._parse_statement()
-        return super()._parse_block_item()
+        mark = self._mark()
+        try:
+            return super()._parse_block_item()
+        except ParseError:
+            self._reset(mark)
+            nested = self._nested_function()
+            if nested is None:
+                raise
+            return nested
+
+    def _nested_function(self):
+        """A GNU nested function's definition (the lowering makes the function holding it
+        incomplete), or None with the tokens as they were when it is not one."""
+        mark = self._mark()
+        try:
+            spec, _, coord = self._parse_declaration_specifiers(allow_no_type=True)
+            decl = self._parse_id_declarator()
+            if self._peek_type() != "LBRACE" or not isinstance(decl, (c_ast.FuncDecl, FuncDeclExt)):
+                raise ParseError("not a function definition")
+            if not spec["type"]:
+                spec["type"] = [c_ast.IdentifierType(["int"], coord=coord)]
+            return self._build_function_definition(spec=spec, decl=decl, param_decls=None,
+                                                   body=self._parse_compound_statement())
+        except ParseError:
+            self._reset(mark)
+            return None

@@ -25,6 +25,9 @@ class Builder:
         self._ids = itertools.count()
         self.cur: N.Block | None = self.new_block()
         self.notes: list[str] = []
+        self.unmodelled = ""          # why the function cannot be modelled (Function.unmodelled)
+        self.label_addresses: set[str] = set()   # labels whose address `&&l` is taken
+        self.computed_gotos: list[N.Block] = []  # blocks ending in `goto *p`, until the end
         self.callees: set[str] = set()
         self.fn_pointer_calls = 0
         self.indirect: list = []      # NOTE [indirect-calls] in ir/indirect.py
@@ -70,6 +73,16 @@ class Builder:
 
     def note(self, coord: N.Coord, text: str) -> None:
         self.emit(N.Note(coord, text))
+
+    def choose(self, targets: list, coord: N.Coord, text: str) -> None:
+        """End the current block going to one of `targets` ((name, block) pairs; at least one),
+        which, the model does not know: a computed goto's, an `asm goto`'s."""
+        for name, target in targets[:-1]:
+            other = self.new_block()
+            self.end(N.Branch(N.Unknown(T.INT, ""), target.id, other.id, coord,
+                              f"{text} goes to {name}"))
+            self.cur = other
+        self.goto(targets[-1][1])
 
     @contextlib.contextmanager
     def scratch(self):

@@ -79,6 +79,8 @@ class ConstEval:
 
     def _c_ID(self, node, scope):
         entry = scope.lookup(node.name)
+        if entry is None and node.name in ("true", "false"):   # C23 keywords
+            return int(node.name == "true")
         return entry[1] if isinstance(entry, tuple) and entry[0] == "enum" else None
 
     def _c_UnaryOp(self, node, scope):

@@ -104,6 +104,9 @@ class TypeResolver:
 
     # -- specifiers -------------------------------------------------------------------------
     def _t_IdentifierType(self, node, scope):
+        entry = scope.lookup(node.names[0]) if len(node.names) == 1 else None
+        if isinstance(entry, tuple) and entry[0] == "typedef":
+            return entry[1]   # (a program's own `bool` before C23)
         base = T.base_type(node.names)
         if base is not None:
             return base

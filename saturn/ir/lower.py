@@ -226,6 +226,7 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
         entry = self.b.cur
         self.exit_block = self.b.new_block()
         self.stmt(fdef.body)
+        self.finish_gotos()
         self.b.start(self.exit_block)
         self.b.end(N.Stop())
         self.exit_block.term = N.Stop()
@@ -243,7 +244,8 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
                           fn_stores=tuple(sorted(self.b.fn_stores, key=repr)),
                           spawns=tuple(sorted(self.b.spawns)),
                           inits=tuple(self.b.inits),
-                          signature=signature([p.type for p in params], ftype.ret))
+                          signature=signature([p.type for p in params], ftype.ret),
+                          unmodelled=self.b.unmodelled)
 
     def parameters(self, decl, fdef) -> list[N.Symbol]:
         ftype_node = decl.type

@@ -10,6 +10,7 @@ from . import types as T
 from .consteval import parse_int_literal, parse_char_literal
 
 COMPILER_BUILTINS = ("__builtin_", "__sync_", "__atomic_")   # gcc's prefixes
+C23_CONSTANTS = {"true": (1, T.BOOL), "false": (0, T.BOOL), "nullptr": (0, T.VOIDP)}
 
 _ARITH = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod", "&": "and", "|": "or",
           "^": "xor", "<<": "shl", ">>": "shr"}
@@ -119,6 +120,8 @@ class ExprLowering:
             return N.StrLit(T.PtrT(T.CHAR), getattr(self, "fn_name", ""))
         if node.name.startswith(COMPILER_BUILTINS):   # declared everywhere (lower_call.py)
             return N.FuncAddr(T.PtrT(T.FuncT(T.INT, (), True)), node.name)
+        if node.name in C23_CONSTANTS:   # keywords in C23, undeclared names before it
+            return const(*C23_CONSTANTS[node.name])
         return self.unknown(T.INT, node, f"undeclared identifier '{node.name}'")
 
     def _x_Constant(self, node):
@@ -162,8 +165,9 @@ class ExprLowering:
             return N.DerefLv(p.type.target, p)
         if op in ("++", "--", "p++", "p--"):
             return self.incdec(node, op)
-        if op == "&&":
-            return self.unknown(T.VOIDP, node, "address of a label")
+        if op == "&&":   # which label a computed goto reaches is not modelled (_s_Goto)
+            self.b.label_addresses.add(node.expr.name)
+            return N.Unknown(T.VOIDP, "")
         a = self.rv(node.expr)
         if op == "!":
             return N.Unary(T.INT, "lnot", a)

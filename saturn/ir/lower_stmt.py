@@ -218,9 +218,26 @@ class StmtLowering:
     def _s_Goto(self, node):
         if isinstance(node.name, str):
             self.b.goto(self.label_block(node.name))
-        else:
+        else:   # `goto *p`: to any label whose address the function takes (finish_gotos)
+            self.rv(node.name.expr)
             self.b.note(self.coord(node), "computed goto")
+            self.b.computed_gotos.append(self.b.cur)
             self.b.end(N.Stop())
+
+    def finish_gotos(self) -> None:
+        """Each computed goto goes to one of the labels whose address the function takes (a
+        label not taken cannot be its target); with none, its path ends. Past MAX_GOTO_TARGETS
+        labels (an interpreter's dispatch loop: every opcode after every other) no budget
+        holds the paths, and the function is incomplete at once rather than after its budget."""
+        targets = [(n, self.label_block(n)) for n in sorted(self.b.label_addresses)]
+        if self.b.computed_gotos and len(targets) > MAX_GOTO_TARGETS:
+            self.b.unmodelled = (f"computed goto among {len(targets)} labels (over "
+                                 f"{MAX_GOTO_TARGETS}: an interpreter's dispatch)")
+            return
+        for block in self.b.computed_gotos:
+            if targets:
+                self.b.cur = block
+                self.b.choose(targets, block.stmts[-1].coord, "computed goto")
 
     def _s_Switch(self, node):
         value = self.rv(node.cond)
@@ -286,6 +303,13 @@ class StmtLowering:
         for s in node.stmts or []:
             self.stmt(s)
 
+    def _s_FuncDef(self, node):
+        # A GNU nested function reads and writes the locals of the function around it, through
+        # a frame the model has no place for: the function holding it is not analysed.
+        name = node.decl.name
+        self.b.unmodelled = f"nested function '{name}' (GNU C) is not modelled"
+        self.b.note(self.coord(node), f"nested function '{name}'")
+
     def _s_Asm(self, node):
         self.b.note(self.coord(node), "inline assembly")
         # Pointers given to it as inputs may be kept (the kernel's cmpxchg publishing a new
@@ -301,9 +325,18 @@ class StmtLowering:
         for e in _operands(node.output_operands):
             lv = self.lv(e)
             self.b.emit(N.Assign(self.coord(node), lv, N.Unknown(lv.type, "")))
+        labels = getattr(node, "labels", ())
+        if labels:   # `asm goto`: on, or to one of its labels
+            rest = self.b.new_block()
+            self.b.choose([(n, self.label_block(n)) for n in labels] + [("", rest)],
+                          self.coord(node), "asm goto")
+            self.b.cur = rest
 
     def text_of(self, node):
         return source_text(node)
+
+
+MAX_GOTO_TARGETS = 16
 
 
 def _operands(operands) -> list:

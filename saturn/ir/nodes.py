@@ -249,6 +249,9 @@ class Function:
     # (type key, parameter kinds) for calls through pointers (ir/indirect.py), read without
     # the body: a re-run links them without loading the bodies of every address-taken function
     signature: tuple = ()
+    # Non-empty: a construct the model cannot express (a GNU nested function), and why; the
+    # function is not analysed and is incomplete with this reason.
+    unmodelled: str = ""
 
 
 def successors(block: Block) -> list[int]:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from . import linking
 from . import nodes as N
 
 
@@ -52,14 +53,13 @@ class Program:
     init_sites: dict = field(default_factory=dict)  # (name, slot) -> [(fn key, k, line)]
     lines: int = 0
     files: set = field(default_factory=set)   # the units' own files, as reports name them
+    links: dict = field(default_factory=dict)  # fn key → {name: definition}: NOTE [linking]
 
     def add_function(self, fn: N.Function) -> None:
-        old = self.functions.get(fn.key)
-        if old is None:
-            self.functions[fn.key] = fn
-        elif not fn.static and old.file != fn.file:
-            self.warnings.append(f"{fn.file}:{fn.line}:1: warning: second definition of '{fn.name}'"
-                                 f" ignored; the one in {old.file}:{old.line} is used")
+        twin = linking.keep_duplicate(self.functions, fn)   # NOTE [linking]
+        if twin is not None:
+            fn = twin
+        self.functions.setdefault(fn.key, fn)
 
     def prune_to(self, sources: set[str]) -> int:
         """Keep the functions defined in `sources` and every function they call, directly or

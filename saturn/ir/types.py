@@ -178,6 +178,7 @@ _BASE = {
     ("int", "long", "long", "signed"): LONG, ("long", "long", "unsigned"): ULONG,
     ("int", "long", "long", "unsigned"): ULONG,
     ("__int128",): INT128, ("__int128", "signed"): INT128, ("__int128", "unsigned"): UINT128,
+    ("__int128_t",): INT128, ("__uint128_t",): UINT128,
     ("float",): FloatT(32), ("double",): DOUBLE, ("double", "long"): FloatT(80),
     ("_Float16",): FloatT(16), ("__fp16",): FloatT(16), ("__bf16",): FloatT(16),
     ("_Float32",): FloatT(32), ("_Float64",): DOUBLE, ("_Float32x",): DOUBLE,

@@ -50,6 +50,10 @@ def _invocation(stats) -> dict:
                                                  "startColumn": max(1, skip["column"])}
         notes.append({"level": "error", "message": {"text": f"skipped: {skip['message']}"},
                       "locations": [loc]})
+    for f in stats.get("incomplete_functions", ()):
+        notes.append({"level": "warning", "descriptor": {"id": f"incomplete.{f['cause']}"},
+                      "message": {"text": f"'{f['function']}' is incomplete: {f['reason']}"},
+                      "locations": [_location(f["file"], f["line"])]})
     return {"executionSuccessful": True, "toolExecutionNotifications": notes}
 
 

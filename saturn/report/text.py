@@ -14,8 +14,15 @@ def format_report(r) -> str:
 
 def format_all(reports, stats, show_known: bool = False) -> str:
     out = [format_report(r) for r in reports if show_known or not r.known]
+    out += [incomplete_line(f) for f in stats.get("incomplete_functions", ())]
     out.append(summary_line(stats, len(reports)))
     return "\n".join(out) + "\n"
+
+
+def incomplete_line(f: dict) -> str:
+    """An incomplete function (driver.incomplete_functions): its callers assumed nothing of
+    it, and its own bugs were not looked for."""
+    return f"{f['file']}:{f['line']}:1: note: '{f['function']}' is incomplete: {f['reason']}"
 
 
 def summary_line(stats, n_reports: int) -> str:
@@ -37,6 +44,16 @@ def summary_line(stats, n_reports: int) -> str:
     if stats.get("suppressed"):
         parts.append(f"{stats['suppressed']} hidden by saturn-ignore")
     return "saturn: " + ", ".join(parts) + f" in {stats['seconds']:.1f}s"
+
+
+def skipped_line(stats) -> str:
+    """The run's last line when files were skipped: how many, which, and the exit status."""
+    names = [s.get("unit", s["file"]) for s in stats["skipped"]]
+    shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    total = stats["files"] + stats["skipped_files"]
+    status = 3 if stats["files"] else 2
+    return (f"saturn: error: {len(names)} of {total} files skipped, not analysed (each error "
+            f"above): {shown}; exit status {status}")
 
 
 def _not_found(stats) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass, field
 
-from ..ir import indirect
+from ..ir import indirect, linking
 from ..ir import nodes as N
 from ..ir import types as T
 from ..ir.loops import HAVOC, Unroller, havoc_header
@@ -47,6 +47,9 @@ class FunctionResult:
 def analyze_function(program, fn: N.Function, checkers, options: Options, summaries=None):
     """Analyse `fn`, havocking the loops whose exit k iterations could not reach (NOTE
     [havoc-passes])."""
+    links = program.links.get(fn.key)
+    if links:   # NOTE [linking] in ir/linking.py
+        fn = linking.apply(fn, links)
     table = program.dispatch.get(fn.key)
     if table:   # NOTE [indirect-calls] in ir/indirect.py
         fn = indirect.dispatch(fn, table)

@@ -56,6 +56,24 @@ GNU_CONSTRUCTS = {
     "anonymous_members": "struct s { union { struct { int a, b; }; long c; }; int d; }; int f(struct s *s) { return s->a + s->d; }",
     "context_attribute": "struct l { int x; }; void f(struct l *l) __attribute__((context(l,0,1)));",
     "attribute_before_declarator": "int f(void *b) { unsigned long p, __attribute__((noderef)) *u = b; return u != 0; }",
+    # Real projects' files, as users build them (issue: every file analysed)
+    "stmt_expr_parenthesised": "int f(int c) { return (__extension__ ({ int r = c; r + 1; })); }",
+    "stmt_expr_cast_and_init": "int f(int x) { int a[2] = { ({ 1; }), (int)({ x; }) }; return a[0]; }",
+    "int128_typedef_names": "__uint128_t f(__int128_t a) { return (__uint128_t)a * 3; }",
+    "int128_word_orders": "signed __int128 a; __int128 unsigned b; unsigned __int128 c;",
+    "float_n_types": "_Float16 h; _Float32 f; _Float64 d; _Float32x e; _Float64x g; _Float128 q;",
+    "typeof_of_types": "int f(int x) { typeof(int *) p = &x; typeof(typeof(long)) y = *p; return y; }",
+    "typeof_unqual": "int f(const int x) { typeof_unqual(x) y = x; y++; return y; }",
+    "static_assert_member": "struct s { int a; _Static_assert(sizeof(int) == 4, \"m\"); int b; };",
+    "enumerator_attribute": "enum e { A __attribute__((deprecated)), B = 2 };",
+    "c23_attributes": "[[nodiscard]] int f(int x) { [[maybe_unused]] int u = 0; switch (x) "
+                      "{ case 1: x++; [[fallthrough]]; default: break; } return x; } "
+                      "struct [[gnu::packed]] s { int a [[deprecated]]; };",
+    "c23_keywords": "int f(void) { bool b = true; int *p = nullptr; constexpr int k = 3; "
+                    "static_assert(1, \"k\"); alignas(8) int a = k; return b && !p && a && !false; }",
+    "c23_literals": "unsigned f(void) { return 0b1010 + 1'000'000 + 0xFF'FFu + 0'17; }",
+    "own_bool_typedef": "typedef unsigned char bool; bool f(bool b) { return b; }",
+    "nested_function": "int f(int x) { int g(int y) { return x + y; } return g(1); }",
 }
 
 
@@ -155,3 +173,39 @@ def test_a_compiler_builtin_is_declared_before_any_call_and_after_one(tmp_path):
         fn = unit.functions[name]
         assert not [n for n in fn.notes if "undeclared" in n], fn.notes
         assert "__builtin_memcpy" in repr(fn.blocks)
+
+
+def test_ctype_under_optimisation_parses(tmp_path):
+    """glibc's tolower/toupper under -O2 are `(__extension__ ({ ... }))` (issue: 3 of 9 files of
+    a real client library skipped)."""
+    path = tmp_path / "lower.c"
+    path.write_text("#include <ctype.h>\nint f(const char *s) { return tolower(*s) + toupper(s[1]); }\n")
+    text = preprocess(SourceFile(str(path), ("-O2", "-D_FORTIFY_SOURCE=2"), str(tmp_path)))
+    assert "__extension__ ({" in text
+    program = Program()
+    lower_unit(program, parse_text(text, str(path)), str(path))
+    assert not program.functions["f"].notes
+
+
+def test_nested_function_makes_its_function_incomplete_not_its_file(tmp_path):
+    ast, path = _compile(tmp_path, GNU_CONSTRUCTS["nested_function"] + " int h(void) { return 2; }")
+    program = Program()
+    lower_unit(program, ast, path)
+    assert program.functions["f"].unmodelled == "nested function 'g' (GNU C) is not modelled"
+    assert program.functions["h"].unmodelled == ""
+
+
+def test_a_dispatch_loop_over_many_labels_is_incomplete_at_once(tmp_path):
+    """An interpreter's `goto *table[op]` among dozens of labels: no budget holds every opcode
+    after every other, so the function is incomplete before its analysis starts."""
+    labels = [f"op{i}" for i in range(17)]
+    body = "".join(f"{n}: r += {i}; goto *t[r & 15];\n" for i, n in enumerate(labels))
+    code = ("int run(int r) {\n static void *t[] = {" + ", ".join("&&" + n for n in labels) +
+            "};\n goto *t[r & 15];\n" + body + "}\n"
+            "int small(int r) { static void *t[] = { &&a, &&b }; goto *t[r & 1];\n"
+            " a: return 1;\n b: return 2; }\n")
+    ast, path = _compile(tmp_path, code)
+    program = Program()
+    lower_unit(program, ast, path)
+    assert program.functions["run"].unmodelled.startswith("computed goto among 17 labels")
+    assert program.functions["small"].unmodelled == ""
