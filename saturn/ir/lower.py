@@ -87,6 +87,20 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
                 f"{self.coord(node)}: warning: internal error ({type(exc).__name__}: {exc}); "
                 "declaration skipped")
             self.program.lowering_errors += 1
+            if isinstance(node, c_ast.FuncDef):   # still named: incomplete, with why
+                self.stand_in(node, f"not lowered: internal error ({type(exc).__name__})")
+
+    def stand_in(self, fdef: c_ast.FuncDef, why: str) -> None:
+        """A function whose body could not be lowered, kept with no body and `why` so that it
+        is counted and named as incomplete rather than lost."""
+        entry = self.file_scope.names.get(fdef.decl.name)
+        if not (isinstance(entry, tuple) and entry[0] == "func") or \
+                entry[1] in self.program.functions:
+            return
+        coord, block = self.coord(fdef.decl), N.Block(0, [], N.Stop())
+        self.program.add_function(N.Function(
+            entry[1], fdef.decl.name, coord.file, coord.line, coord.line, [], entry[2].ret, None,
+            {0: block}, 0, 0, static=":" in entry[1], unmodelled=why))
 
     def external(self, ext) -> None:
         if isinstance(ext, c_ast.FuncDef):

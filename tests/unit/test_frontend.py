@@ -209,3 +209,19 @@ def test_a_dispatch_loop_over_many_labels_is_incomplete_at_once(tmp_path):
     lower_unit(program, ast, path)
     assert program.functions["run"].unmodelled.startswith("computed goto among 17 labels")
     assert program.functions["small"].unmodelled == ""
+
+
+def test_a_function_the_lowering_fails_on_is_kept_incomplete_and_named(tmp_path, monkeypatch):
+    from saturn.ir import lower_stmt
+    real = lower_stmt.StmtLowering._s_Return
+
+    def failing(self, node):
+        if self.fn_name == "odd":
+            raise ValueError("a construct mishandled")
+        return real(self, node)
+    monkeypatch.setattr(lower_stmt.StmtLowering, "_s_Return", failing)
+    ast, path = _compile(tmp_path, "int odd(int x) { return x; } int even(int y) { return y; }")
+    program = Program()
+    lower_unit(program, ast, path)
+    assert program.functions["odd"].unmodelled == "not lowered: internal error (ValueError)"
+    assert program.functions["even"].unmodelled == "" and program.lowering_errors == 1
