@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from saturn.checker import Fact, Kind
 
+from .library import SPEC_KEY
 from .ownership import render
-from .ownership.memory import (ALLOC, ALLOC_KEY, FREE, FREE_KEY, NON_CAPTURING, OUT_ALLOC,
+from .ownership.memory import (ALLOC, ALLOC_KEY, EXTRA, FREE, FREE_KEY, NON_CAPTURING, OUT_ALLOC,
                                load_user_specs)
 from .ownership.tracker import OwnershipChecker
 
@@ -25,18 +26,20 @@ class LeakChecker(OwnershipChecker):
     facts = (Fact("allocator", "it returns only null or memory it allocated"),
              Fact("escapees", "memory its parameters reach escapes through it"),
              Fact("out_alloc", "it hands new memory out through an out-parameter"))
-    config_keys = (ALLOC_KEY, FREE_KEY)
+    config_keys = (ALLOC_KEY, FREE_KEY, SPEC_KEY)
     summary_version = 3
-    out_acquires = OUT_ALLOC
     non_capturing = NON_CAPTURING
 
-    def __init__(self, allocs=None, frees=None):
+    def __init__(self, allocs=None, outs=None, frees=None, extra=None):
         self.acquires = dict(ALLOC, **(allocs or {}))
+        self.out_acquires = dict(OUT_ALLOC, **(outs or {}))
         self.releases = dict(FREE, **(frees or {}))
+        self.extra = dict(EXTRA, **(extra or {}))
 
     def specs_fingerprint(self):
         return f"leak:{self.summary_version}:{sorted(self.acquires.items())}:" \
-               f"{sorted(self.releases.items())}"
+               f"{sorted(self.releases.items())}:{sorted(self.out_acquires.items())}:" \
+               f"{sorted((k, sorted(v.items())) for k, v in self.extra.items())}"
 
     def configured(self, config):
         return LeakChecker(*load_user_specs(config)) if config else self

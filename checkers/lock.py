@@ -22,6 +22,9 @@ RECURSIVE_KIND = 1                          # glibc's PTHREAD_MUTEX_RECURSIVE
 NAMES = {U: "unlocked", L: "locked", R: "read-locked", E: "error"}
 _ACQUIRE = {"w": {U: L, L: E, R: E}, "r": {U: R, R: R, L: E}}
 _RELEASE = {L: U, R: U, U: E}
+# A lock its holder may take again is released as many times as taken: the depth is not
+# kept, so a release of one not held is no error (stdio's stream locks).
+_RELEASE_NESTED = {L: U, R: U, U: U}
 
 
 class LockData:
@@ -81,7 +84,7 @@ class LockChecker(Checker):
 
     def configured(self, config):
         """The checker with the users' own lock functions from the config file."""
-        return LockChecker(load_user_specs(config.get("lock", []))) if config else self
+        return LockChecker(load_user_specs(config)) if config else self
 
     def render_summary(self, summary):
         return lock_render.lock_lines(summary)
@@ -193,21 +196,24 @@ class LockChecker(Checker):
         if op == "try":
             took = self._success(ctx, ret, success)
         kind = REL if op == "release" else ACQ
-        table = _RELEASE if op == "release" else _ACQUIRE["r" if mode == "r" else "w"]
+        table = _ACQUIRE["r" if mode == "r" else "w"] if op != "release" else \
+            _RELEASE_NESTED if mode == "recursive" else _RELEASE
         under = ctx.c.AND(g, took) if op == "try" else g
         if op == "try" and mode == "s":   # a held semaphore's trylock fails (lock_specs)
             held = fs.is_(ctx.get_attr(st, obj, "#lock"), L)
             ctx.restrict(st, ctx.c.OR(-ctx.c.AND(g, held), -took))
-        elif op == "try":
+        # A recursive mutex may be taken again by its holder (NOTE [recursive-mutex]); a
+        # stdio stream's lock always may (mode "recursive").
+        recursive = lambda: TRUE if mode == "recursive" else \
+            fs.is_(ctx.get_attr(st, obj, "#lockrec"), 1)   # noqa: E731
+        if op == "try" and mode not in ("s", "recursive"):
             # A trylock on a lock already held is an error whatever it returns (Fig. 2.8).
-            plain = ctx.c.AND(g, -fs.is_(ctx.get_attr(st, obj, "#lockrec"), 1))
-            self.transition(ctx, st, obj, {L: E} if mode != "r" else {}, ACQ, plain,
-                            call, path, None)
+            self.transition(ctx, st, obj, {L: E} if mode != "r" else {}, ACQ,
+                            ctx.c.AND(g, -recursive()), call, path, None)
         verb = "releases" if kind == REL else "acquires"
         text = f"'{call.text}' {verb} {obj.display}"
         if kind == ACQ and mode != "r":
-            # A recursive mutex may be taken again by its holder (NOTE [recursive-mutex]).
-            rec = fs.is_(ctx.get_attr(st, obj, "#lockrec"), 1)
+            rec = recursive()
             self.transition(ctx, st, obj, {U: L, L: L, R: E}, kind, ctx.c.AND(under, rec),
                             call, path, text)
             under = ctx.c.AND(under, -rec)

@@ -102,7 +102,7 @@ def split_class(program, obj) -> bool:
 def counting(program, obj) -> bool:
     """A semaphore made with a count other than 1 somewhere (or one not known to be 1, as
     `2 * NBULKS` is not to the lowering): it counts or signals."""
-    return any(k != 1 for _, k, _ in _sites(program, ("sema_init",), obj))
+    return any(k != 1 for _, k, _ in _sites(program, ("sema_init", "sem_init"), obj))
 
 
 def class_of(obj, origins=("env",)):

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from saturn.checker import ConfigError, ConfigKey
 
+from . import library
+
 NONZERO = "nonzero"
 
 
@@ -34,35 +36,13 @@ def _kernel_family(prefix: str, mode: str = "w") -> dict:
             for suffix in suffixes for raw in ("", "_raw_", "raw_", "_", "__raw_")}
 
 
+# The C library's (pthreads, C11 threads, POSIX semaphores, stdio's stream locks) are data
+# (checkers/library/libc.toml); the kernel's are here.
 SPECS: dict[str, tuple] = {
-    # POSIX threads
-    "pthread_mutex_lock": ("acquire", 0, None, "w"),
-    "pthread_mutex_unlock": ("release", 0, None, "w"),
-    "pthread_mutex_trylock": ("try", 0, 0, "w"),
-    "pthread_mutex_timedlock": ("try", 0, 0, "w"),
-    "pthread_mutex_init": ("init", 0, None, "w"),
-    "pthread_mutex_destroy": ("destroy", 0, None, "w"),
+    **library.locks(library.of_domain("locks")),
+    # The mutex attribute objects (NOTE [recursive-mutex] in lock.py)
     "pthread_mutexattr_init": ("attrinit", 0, None, "w"),
     "pthread_mutexattr_settype": ("settype", 0, None, "w"),
-    "pthread_spin_lock": ("acquire", 0, None, "w"),
-    "pthread_spin_unlock": ("release", 0, None, "w"),
-    "pthread_spin_trylock": ("try", 0, 0, "w"),
-    "pthread_spin_init": ("init", 0, None, "w"),
-    "pthread_spin_destroy": ("destroy", 0, None, "w"),
-    "pthread_rwlock_rdlock": ("acquire", 0, None, "r"),
-    "pthread_rwlock_wrlock": ("acquire", 0, None, "w"),
-    "pthread_rwlock_tryrdlock": ("try", 0, 0, "r"),
-    "pthread_rwlock_trywrlock": ("try", 0, 0, "w"),
-    "pthread_rwlock_unlock": ("release", 0, None, "any"),
-    "pthread_rwlock_init": ("init", 0, None, "w"),
-    "pthread_rwlock_destroy": ("destroy", 0, None, "w"),
-    # C11 threads
-    "mtx_lock": ("acquire", 0, None, "w"),
-    "mtx_unlock": ("release", 0, None, "w"),
-    "mtx_trylock": ("try", 0, 0, "w"),
-    "mtx_timedlock": ("try", 0, 0, "w"),
-    "mtx_init": ("init", 0, None, "w"),
-    "mtx_destroy": ("destroy", 0, None, "w"),
     # Linux kernel
     "mutex_lock": ("acquire", 0, None, "w"),
     "mutex_lock_nested": ("acquire", 0, None, "w"),
@@ -114,13 +94,15 @@ SPECS: dict[str, tuple] = {
 
 # The semaphore operations: a semaphore made with a count other than 1 is no lock.
 SEMAPHORE_OPS = frozenset({"sema_init", "down", "up", "down_trylock", "down_interruptible",
-                           "down_killable", "down_timeout"})
+                           "down_killable", "down_timeout", "sem_init", "sem_wait", "sem_post",
+                           "sem_trywait", "sem_timedwait", "sem_clockwait"})
 
 
-def load_user_specs(entries: list[dict]) -> dict:
-    """Users' own, from the config: {function, arg, op, success, mode}."""
-    out = {}
-    for e in entries:
+def load_user_specs(config: dict) -> dict:
+    """Users' own, from the config: `[[lock]]` entries {function, arg, op, success, mode}, and
+    lock `[[spec]]` entries."""
+    out = library.locks([e for e in config.get("spec", []) if library.DOMAINS[e["op"]] == "locks"])
+    for e in config.get("lock", []):
         success = e.get("success")
         out[e["function"]] = (e.get("op", "acquire"), int(e.get("arg", 0)),
                               NONZERO if success == "nonzero" else success, e.get("mode", "w"))
@@ -191,7 +173,7 @@ def _toml(value) -> str:
     return f'"{value}"' if isinstance(value, str) else repr(value)
 
 
-CONFIG_KEYS = (ConfigKey("lock", "your own lock functions: [[lock]] entries with function, arg, "
+CONFIG_KEYS = (library.SPEC_KEY, ConfigKey("lock", "your own lock functions: [[lock]] entries with function, arg, "
                          "op (acquire | release | try | init | destroy), success (for try: the "
                          "return value meaning success, or \"nonzero\") and mode (w or r)",
                          check_entries),)

@@ -203,6 +203,32 @@ def test_user_alloc_specs_from_config(tmp_path):
     assert proc.returncode == 2 and "must be a list" in proc.stderr
 
 
+def test_user_specs_in_the_library_format_reach_every_checker(tmp_path):
+    """A deallocator taking the block second (`xfree(ctx, p)`), a handle pair and a lock, each
+    one [[spec]] entry, as the library's own specs are written."""
+    (tmp_path / "saturn.toml").write_text(
+        '[[spec]]\nfunction = "xalloc"\nop = "alloc"\n\n'
+        '[[spec]]\nfunction = "xfree"\nop = "free"\narg = 1\n\n'
+        '[[spec]]\nfunction = "hopen"\nop = "open"\nwhat = "handle"\n\n'
+        '[[spec]]\nfunction = "hclose"\nop = "close"\n\n'
+        '[[spec]]\nfunction = "take"\nop = "acquire"\n\n'
+        '[[spec]]\nfunction = "give"\nop = "release"\n')
+    (tmp_path / "x.c").write_text(
+        "void *xalloc(void *ctx, int n);\nvoid xfree(void *ctx, void *p);\n"
+        "void *hopen(const char *n);\nvoid hclose(void *h);\n"
+        "void take(int *l);\nvoid give(int *l);\n"
+        "void ok(void *c) { void *a = xalloc(c, 3); xfree(c, a); }\n"
+        "void bad(void *c) {\n  void *b = xalloc(c, 3);\n  xfree(b, c);\n}\n"
+        "void leaky(void) {\n  void *h = hopen(\"x\");\n}\n"
+        "void twice(int *l) {\n  take(l);\n  take(l);\n  give(l);\n}\n")
+    proc = saturn("check", "--checkers", "leak,resource,lock", "--no-db", "x.c",
+                  cwd=str(tmp_path))
+    found = sorted(ln.split(": warning")[0] + " " + ln.rsplit("[", 1)[1]
+                   for ln in proc.stdout.splitlines() if ": warning:" in ln)
+    assert found == ["x.c:13:13 resource.leak]", "x.c:17:3 lock.double-lock]",
+                     "x.c:9:13 memory.leak]"], proc.stdout + proc.stderr
+
+
 def test_the_saturn_command_is_the_module_entry_point(tmp_path):
     """`saturn` (pyproject's script) runs `saturn.__main__:run`, as `python -m saturn` does: its
     exit status is main's, and it ends without tearing the program down."""

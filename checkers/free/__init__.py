@@ -16,7 +16,9 @@ from saturn.checker import (FALSE, TRUE, Checker, Fact, FiniteState, Kind, set_s
                             short_name, summarized)
 from saturn.ir.nodes import ASM_CALL
 
-from ..ownership.memory import ALLOC, CHECKS_ONLY, FREE, FREE_KEY, NON_CAPTURING
+from ..library import SPEC_KEY
+from ..ownership.memory import (ALLOC, CHECKS_ONLY, EXTRA, FREE, FREE_KEY, NON_CAPTURING,
+                               load_user_specs, released)
 from . import summary as summaries
 from .words import access_text, summary_lines
 
@@ -59,15 +61,19 @@ class FreeChecker(Checker):
              "knows nothing of)."))
     facts = (Fact("destructor", "it frees memory its caller hands it (a parameter or global "
                                 "reaches it)"),)
-    config_keys = (FREE_KEY,)
+    config_keys = (FREE_KEY, SPEC_KEY)
     summary_version = 1
 
-    def __init__(self, frees=None):
+    def __init__(self, frees=None, extra=None):
         self.frees = dict(FREE, **(frees or {}))
+        self.extra = dict(EXTRA, **(extra or {}))
         self.reallocs = frozenset(n for n, kind in ALLOC.items() if kind == "realloc")
 
     def configured(self, config):
-        return FreeChecker({n: 0 for n in config.get("free", [])}) if config else self
+        if not config:
+            return self
+        _, _, frees, extra = load_user_specs(config)
+        return FreeChecker(frees, extra)
 
     def specs_fingerprint(self):
         return f"free:{self.summary_version}:{sorted(self.frees.items())}"
@@ -171,6 +177,9 @@ class FreeChecker(Checker):
 
     def pre_call(self, ctx, call, args, st):
         name = short_name(call.callee)
+        if "field" in self.extra.get(name, {}) and name in self.frees:
+            # what a member points to (globfree's), read before the call's effects
+            return released(ctx, st, args, self.frees[name], self.extra[name])
         if self.overrides(name) or call.callee == ASM_CALL:
             return None
         # A function without a body or summary, given a pointer to a freed block: it may read
@@ -185,9 +194,9 @@ class FreeChecker(Checker):
     def post_call(self, ctx, call, args, ret, st, token):
         name = short_name(call.callee)
         if name in self.frees:
-            i = self.frees[name]
-            if i < len(args):
-                self.free(ctx, st, ctx.locations(args[i]), TRUE, call.coord, call.text)
+            blocks = token if token is not None else \
+                released(ctx, st, args, self.frees[name], self.extra.get(name, {}))
+            self.free(ctx, st, blocks, TRUE, call.coord, call.text)
         elif name in self.reallocs and args:
             # The old block is freed where realloc succeeds (its result is not null).
             result = ctx.load(call.lv, st) if call.lv is not None else None

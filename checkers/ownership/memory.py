@@ -1,9 +1,11 @@
 """Allocation and release functions, as tables (what each does to memory), and the users' own
-(`alloc` and `free` in saturn.toml), for the checkers of memory (leak, free).
+(`alloc`, `free` and memory `[[spec]]` entries in saturn.toml), for the checkers of memory
+(leak, free). The C library's are data (checkers/library/libc.toml), the kernel's are here.
 
 ALLOC: function → kind: "alloc" (returns new memory or null), "realloc" (argument 0's block is
-freed only on success), "dup" (like alloc). OUT_ALLOC: function → (argument whose pointee
-receives new memory, "always" or "ret>=0" for when it does). FREE: function → argument freed.
+freed only on success). OUT_ALLOC: function → (argument whose pointee receives new memory,
+"always", "ret==0" or "ret>=0" for when it does). FREE: function → argument freed (or a tuple
+of them). EXTRA: function → what else its spec says (`fails`, `field`, `if_null`).
 NON_CAPTURING: library functions that read or write through their pointer arguments but keep no
 reference, so passing new memory to them does not make it escape; any other function without a
 body or summary is assumed to keep what it is given.
@@ -11,6 +13,8 @@ body or summary is assumed to keep what it is given.
 from __future__ import annotations
 
 from saturn.checker import ConfigKey, string_list
+
+from .. import library
 
 # The kernel's (specs override the static-inline bodies by name; the out-of-line callees those
 # bodies reach are listed too). `devm_*` memory belongs to its device and is freed with it, so
@@ -27,19 +31,12 @@ KERNEL_ALLOC = (
     "kasprintf", "kvasprintf",
 )
 
-ALLOC = {
-    "malloc": "alloc", "calloc": "alloc", "valloc": "alloc", "pvalloc": "alloc",
-    "aligned_alloc": "alloc", "memalign": "alloc", "strdup": "alloc", "strndup": "alloc",
-    "__strdup": "alloc", "wcsdup": "alloc", "realloc": "realloc", "reallocarray": "realloc",
-    **{name: "alloc" for name in KERNEL_ALLOC},
-    "krealloc": "realloc", "krealloc_array": "realloc", "kvrealloc": "realloc",
-}
-OUT_ALLOC = {
-    "asprintf": (0, "ret>=0"), "vasprintf": (0, "ret>=0"), "getline": (0, "always"),
-    "getdelim": (0, "always"), "posix_memalign": (0, "ret==0"),
-}
-FREE = {"free": 0, "cfree": 0, "kfree": 0, "kvfree": 0, "vfree": 0, "kfree_sensitive": 0,
-        "kvfree_sensitive": 0, "kzfree": 0, "kmem_cache_free": 1, "kfree_const": 0}
+KERNEL_FREE = {"kfree": 0, "kvfree": 0, "vfree": 0, "kfree_sensitive": 0, "kvfree_sensitive": 0,
+               "kzfree": 0, "kmem_cache_free": 1, "kfree_const": 0}
+_LIBC_ALLOC, OUT_ALLOC, _LIBC_FREE, EXTRA = library.memory(library.of_domain("memory"))
+ALLOC = {**_LIBC_ALLOC, **{name: "alloc" for name in KERNEL_ALLOC},
+         "krealloc": "realloc", "krealloc_array": "realloc", "kvrealloc": "realloc"}
+FREE = {**_LIBC_FREE, **KERNEL_FREE}
 
 NON_CAPTURING = frozenset({
     "memcpy", "memmove", "memset", "memcmp", "memchr", "bzero", "strlen", "strnlen", "strcmp",
@@ -65,8 +62,26 @@ FREE_KEY = ConfigKey("free", "your own release functions: functions that free th
                      "argument", string_list)
 
 
+def released(ctx, st, args, which, extra: dict, given=None) -> list:
+    """What a release spec releases: what its argument(s) `which` refer to (`given`: the
+    locations a pointer points to, or a checker's own reading) or, with a `field` (globfree),
+    what that member of theirs points to."""
+    given = given or ctx.locations
+    out = [lg for i in (which if isinstance(which, tuple) else (which,)) if i < len(args)
+           for lg in given(args[i])]
+    field = extra.get("field")
+    if field is None:
+        return out
+    return [(held, ctx.c.AND(g, g2)) for obj, g in out
+            for member in [ctx.member(obj, field)] if member is not None
+            for held, g2 in ctx.locations(ctx.read(member, st))]
+
+
 def load_user_specs(config: dict):
-    """`alloc = ["my_alloc", ...]`, `free = ["my_free", ...]` (argument 0) from the config."""
-    allocs = {name: "alloc" for name in config.get("alloc", [])}
-    frees = {name: 0 for name in config.get("free", [])}
-    return allocs, frees
+    """(alloc, out_alloc, free, extra) of the user's own: `alloc = ["my_alloc", ...]`, `free =
+    ["my_free", ...]` (argument 0), and memory `[[spec]]` entries."""
+    allocs, outs, frees, extra = library.memory(
+        [e for e in config.get("spec", []) if library.DOMAINS[e["op"]] == "memory"])
+    allocs.update({name: "alloc" for name in config.get("alloc", [])})
+    frees.update({name: 0 for name in config.get("free", [])})
+    return allocs, outs, frees, extra

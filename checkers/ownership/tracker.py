@@ -13,12 +13,12 @@ A subclass gives the specs: the `acquires`, `releases`, `out_acquires`, `consume
 """
 from __future__ import annotations
 
-from saturn.checker import Checker, FiniteState, set_summary, short_name
+from saturn.checker import TRUE, Checker, FiniteState, set_summary, short_name
 from saturn.ir import types as T
 
 from . import handles, render, report, summary as summaries
 from .escape import ESCAPED
-from .memory import CHECKS_ONLY
+from .memory import CHECKS_ONLY, released
 
 
 class OwnData:
@@ -39,6 +39,7 @@ class OwnershipChecker(Checker):
     releases: dict = {}  # function -> the argument it releases (or a tuple of them)
     out_acquires: dict = {}   # function -> (argument, "always" | "ret>=0" | "ret==0"[, count])
     consumes: dict = {}  # function -> the argument it takes over where its result is not null
+    extra: dict = {}     # function -> {fails, field, if_null}: checkers/library/__init__.py
     non_capturing: frozenset = frozenset()   # read or write through their arguments, keep none
     arrays_escape = True   # what a local array holds escapes (§2.7); else it is the array's
     writes_returned_param = True   # NOTE [result-writers] in summary.py
@@ -50,7 +51,9 @@ class OwnershipChecker(Checker):
 
     def specs_fingerprint(self):
         return (f"{self.name}:{self.summary_version}:{sorted(self.acquires.items())}:"
-                f"{sorted(self.releases.items())}:{sorted(self.out_acquires.items())}")
+                f"{sorted(self.releases.items())}:{sorted(self.out_acquires.items())}:"
+                f"{sorted(self.consumes.items())}:"
+                f"{sorted((k, sorted(v.items())) for k, v in self.extra.items())}")
 
     def overrides(self, name):
         return name in self.releases or name in self.acquires or name in self.out_acquires \
@@ -164,6 +167,10 @@ class OwnershipChecker(Checker):
             # What an out-parameter held before the call's effects overwrite it (getline's buffer).
             held = _held_through(ctx, st, args, self.out_acquires[name][0]) \
                 if name in self.out_acquires else []
+            if "field" in self.extra.get(name, {}) and name in self.releases:
+                # what a member points to (globfree's), read before the call's effects
+                held = released(ctx, st, args, self.releases[name], self.extra[name],
+                                lambda a: self.given(ctx, a))
             return ("spec", name, held)
         if name in self.non_capturing or ctx.library_effect(name) in ("none", "args"):
             return None
@@ -195,22 +202,25 @@ class OwnershipChecker(Checker):
         summaries.apply(ctx, self, call, summary, token[0], args, st, token[1])
 
     def apply_spec(self, ctx, call, name, args, ret, st, held=()):
-        text = call.text
+        text, extra = call.text, self.extra.get(name, {})
         if name in self.releases:
-            which = self.releases[name]
-            for i in which if isinstance(which, tuple) else (which,):
-                if i < len(args):
-                    self.escape(ctx, st, self.given(ctx, args[i]), call.coord,
-                                f"'{text}' {self.release_note}")
+            if "field" not in extra:
+                held = released(ctx, st, args, self.releases[name], extra,
+                                lambda a: self.given(ctx, a))
+            self.escape(ctx, st, held, call.coord, f"'{text}' {self.release_note}")
             return
         if name in self.out_acquires:
             i, when, *count = self.out_acquires[name]
             valid = summaries.when_lit(ctx, when, ret)
             if when == "always":  # getline reallocates the buffer it is given
                 self.escape(ctx, st, held, call.coord, f"'{text}' reallocates the block")
-            self.give_out(ctx, st, call, name, self.slots(ctx, st, args, i), valid, *count)
+            slots = self.slots(ctx, st, args, i)
+            if "field" in extra:   # glob's gl_pathv
+                slots = [(m, g) for obj, g in slots for m in [ctx.member(obj, extra["field"])]
+                         if m is not None]
+            self.give_out(ctx, st, call, name, slots, valid, *count)
             return
-        value, made = self.acquire(ctx, st, call.coord, name, text, call.ret)
+        value, made = self._acquired(ctx, st, call, name, args, extra)
         if call.lv is not None:
             ctx.store(call.lv, value, st)
         if name in self.consumes and self.consumes[name] < len(args):
@@ -220,6 +230,22 @@ class OwnershipChecker(Checker):
         if self.acquires.get(name) == "realloc" and args:
             old = [(loc, ctx.c.AND(g, made)) for loc, g in ctx.locations(args[0])]
             self.escape(ctx, st, old, call.coord, f"'{text}' frees the old block when it succeeds")
+
+    def _acquired(self, ctx, st, call, name, args, extra):
+        """(the value an acquiring spec's call returns, where it made something): a new thing,
+        or on failure null, a negative descriptor or (`fails = "minus-one"`, mmap's MAP_FAILED)
+        the address -1; with `if_null = k` (realpath), something new only where argument k is
+        null, argument k itself elsewhere."""
+        k = extra.get("if_null")
+        asked = -ctx.truth(args[k]) if k is not None and k < len(args) else None
+        valid = None if asked is None else ctx.c.AND(asked, ctx.c.new_var())
+        value, made = self.acquire(ctx, st, call.coord, name, call.text, call.ret, valid)
+        if extra.get("fails") == "minus-one" and not isinstance(call.ret, T.IntT):
+            value = ctx.ite(made, ctx.pointer(ctx.locations(value)), ctx.integer_pointer(-1))
+        if asked is not None:   # (with a buffer: the buffer, or null on failure)
+            value = ctx.ite(asked, value,
+                            ctx.ite(ctx.c.new_var(), args[k], ctx.pointer([(None, TRUE)])))
+        return value, made
 
     # -- exit -----------------------------------------------------------------------------------
     def finish(self, ctx, exit_state):

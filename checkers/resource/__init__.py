@@ -17,7 +17,8 @@ from saturn.ir import types as T
 from ..ownership import render
 from ..ownership.memory import NON_CAPTURING
 from ..ownership.tracker import OwnershipChecker
-from .specs import (ACQUIRE, CONSUME, OUT_ACQUIRE, OUT_NOUN, RELEASE, RESOURCE_KEY, USE,
+from ..library import SPEC_KEY
+from .specs import (ACQUIRE, CONSUME, EXTRA, OUT_ACQUIRE, OUT_NOUN, RELEASE, RESOURCE_KEY, USE,
                     user_specs)
 
 
@@ -34,21 +35,24 @@ class ResourceChecker(OwnershipChecker):
     facts = (Fact("opener", "it returns a resource it opened (or a failure)"),
              Fact("closer", "it closes or keeps a resource its caller hands it"),
              Fact("opens_out", "it hands a resource it opened out through an out-parameter"))
-    config_keys = (RESOURCE_KEY,)
+    config_keys = (RESOURCE_KEY, SPEC_KEY)
     summary_version = 1
     thing = "resource"
     release_note = "closes it"
     lost_note = "it is still open"
     kept_note = "closes or keeps it"
-    out_acquires = OUT_ACQUIRE
-    consumes = CONSUME
     non_capturing = NON_CAPTURING | USE
     arrays_escape = False   # `int fds[2]` owns pipe's descriptors (ownership/escape.py)
     writes_returned_param = False   # NOTE [result-writers]
 
-    def __init__(self, acquires=None, releases=None):
+    def __init__(self, acquires=None, releases=None, outs=None, nouns=None, consumes=None,
+                 extra=None):
         self.acquires = dict(ACQUIRE, **(acquires or {}))
         self.releases = dict(RELEASE, **(releases or {}))
+        self.out_acquires = dict(OUT_ACQUIRE, **(outs or {}))
+        self.out_nouns = dict(OUT_NOUN, **(nouns or {}))
+        self.consumes = dict(CONSUME, **(consumes or {}))
+        self.extra = dict(EXTRA, **(extra or {}))
 
     def configured(self, config):
         return ResourceChecker(*user_specs(config)) if config else self
@@ -68,7 +72,7 @@ class ResourceChecker(OwnershipChecker):
         return {}   # memory effects are the engine's default (the leak checker's for the rest)
 
     def acquired_by(self, what):
-        return f"{self.acquires.get(what) or OUT_NOUN.get(what, 'resource')} opened by"
+        return f"{self.acquires.get(what) or self.out_nouns.get(what, 'resource')} opened by"
 
     def render_summary(self, summary):
         return render.summary_lines(self.name, self.thing, summary, "a failure")

@@ -9,45 +9,32 @@ from __future__ import annotations
 
 from saturn.checker import ConfigError, ConfigKey
 
-# name -> the noun reports use for what it opens
-ACQUIRE = {
-    # stdio and directories
-    "fopen": "file", "fopen64": "file", "fdopen": "file", "popen": "file",
-    "tmpfile": "file", "tmpfile64": "file", "fmemopen": "file", "open_memstream": "file",
-    "opendir": "directory", "fdopendir": "directory",
-    # descriptors
-    "open": "descriptor", "open64": "descriptor", "openat": "descriptor",
-    "openat64": "descriptor", "creat": "descriptor", "creat64": "descriptor",
-    "socket": "socket", "accept": "socket", "accept4": "socket", "dup": "descriptor",
-    "epoll_create": "descriptor", "epoll_create1": "descriptor", "eventfd": "descriptor",
-    "timerfd_create": "descriptor", "inotify_init": "descriptor", "inotify_init1": "descriptor",
-    "memfd_create": "descriptor", "mkstemp": "descriptor", "mkostemp": "descriptor",
-    "mkstemps": "descriptor", "mkostemps": "descriptor", "posix_openpt": "descriptor",
-    "fanotify_init": "descriptor",
-    # the Linux kernel: file references and descriptors not yet installed
+from .. import library
+
+# The C library's are data (checkers/library/libc.toml); the kernel's file references and
+# descriptors not yet installed are here. ACQUIRE: name -> the noun reports use for what it
+# opens; RELEASE: name -> the argument it releases (or the arguments); OUT_ACQUIRE: function ->
+# (argument receiving the resources, when, how many), OUT_NOUN their noun; CONSUME: function ->
+# the argument it takes over where it succeeds; EXTRA: what else a spec says (`fails`).
+KERNEL_ACQUIRE = {
     "fget": "file", "fget_raw": "file", "fget_task": "file", "filp_open": "file",
     "file_open_name": "file", "file_open_root": "file", "dentry_open": "file",
     "anon_inode_getfile": "file", "get_unused_fd_flags": "descriptor",
     "sockfd_lookup": "socket",
 }
-# name -> the argument it releases (or the arguments)
-RELEASE = {
-    "fclose": 0, "pclose": 0, "closedir": 0, "close": 0,
+KERNEL_RELEASE = {
     "fput": 0, "filp_close": 0, "put_unused_fd": 0, "sockfd_put": 0, "sock_release": 0,
     # The process's descriptor table takes the descriptor and the file's reference.
     "fd_install": (0, 1),
 }
-# function -> (argument receiving the resources, when, how many)
-OUT_ACQUIRE = {
-    "pipe": (0, "ret==0", 2), "pipe2": (0, "ret==0", 2), "socketpair": (3, "ret==0", 2),
-    "sock_create": (3, "ret==0", 1), "sock_create_kern": (4, "ret==0", 1),
-    "sock_create_lite": (3, "ret==0", 1),
-}
-# the nouns of what out-parameters receive
-OUT_NOUN = {"pipe": "descriptor", "pipe2": "descriptor", "socketpair": "socket",
-            "sock_create": "socket", "sock_create_kern": "socket", "sock_create_lite": "socket"}
-# function -> the argument it takes over where it succeeds
-CONSUME = {"fdopen": 0, "fdopendir": 0}
+KERNEL_OUT = {"sock_create": (3, "ret==0", 1), "sock_create_kern": (4, "ret==0", 1),
+              "sock_create_lite": (3, "ret==0", 1)}
+_LIBC = library.handles(library.of_domain("handles"))
+ACQUIRE = {**_LIBC[0], **KERNEL_ACQUIRE}
+RELEASE = {**_LIBC[1], **KERNEL_RELEASE}
+OUT_ACQUIRE = {**_LIBC[2], **KERNEL_OUT}
+OUT_NOUN = {**_LIBC[3], **{name: "socket" for name in KERNEL_OUT}}
+CONSUME, EXTRA = _LIBC[4], _LIBC[5]
 
 # Library functions that use a resource without keeping it.
 USE = frozenset({
@@ -55,7 +42,8 @@ USE = frozenset({
     "lseek64", "fstat", "fstat64", "fstatat", "fsync", "fdatasync", "ftruncate", "ftruncate64",
     "ioctl", "fcntl", "send", "recv", "sendto", "recvfrom", "sendmsg", "recvmsg", "setsockopt",
     "getsockopt", "bind", "listen", "connect", "shutdown", "getsockname", "getpeername",
-    "epoll_ctl", "epoll_wait", "mmap", "mmap64", "flock", "lockf", "fchmod", "fchown",
+    "epoll_ctl", "epoll_wait", "dlsym", "dlvsym", "dlinfo", "iconv", "msync", "madvise",
+    "mprotect", "flock", "lockf", "fchmod", "fchown",
     "fstatfs", "dup2", "dup3", "isatty", "ttyname", "tcgetattr", "tcsetattr", "fchdir",
     "posix_fadvise", "fallocate", "sendfile", "splice", "inotify_add_watch",
     "grantpt", "unlockpt", "ptsname", "fileno", "fread", "fwrite", "fprintf", "vfprintf",
@@ -102,11 +90,14 @@ RESOURCE_KEY = ConfigKey(
 
 
 def user_specs(config: dict):
-    """(acquire, release) tables from the validated `[[resource]]` entries."""
-    acquire, release = {}, {}
+    """(acquire, release, out_acquire, out_noun, consume, extra) tables from the validated
+    `[[resource]]` entries and the handle `[[spec]]` entries."""
+    tables = library.handles([e for e in config.get("spec", [])
+                              if library.DOMAINS[e["op"]] == "handles"])
+    acquire, release = tables[0], tables[1]
     for e in config.get("resource", []):
         if "acquire" in e:
             acquire[e["acquire"]] = "resource"
         if "release" in e:
             release[e["release"]] = e.get("arg", 0)
-    return acquire, release
+    return tables

@@ -147,9 +147,13 @@ def init_site(callee: str, args) -> tuple | None:
     slot = _slot_chain(arg.lv) if isinstance(arg, N.AddrOf) else None
     if slot is None:
         return None
-    k = args[1] if len(args) > 1 else None
-    k = N.uncast(k)
+    at = _COUNT_AT.get(name, 1)
+    k = N.uncast(args[at] if len(args) > at else None)
     return name, slot, k.value if isinstance(k, N.Const) else None
+
+
+# Where an initialiser takes its count, when not second: POSIX's sem_init(sem, pshared, count).
+_COUNT_AT = {"sem_init": 2}
 
 
 def spawned(callee: str, args) -> str | None:

@@ -1,11 +1,12 @@
 """What a checker sees of one function's analysis (the hooks' argument; see saturn/checker.py)."""
 from __future__ import annotations
 
-from ..bitvec.vec import BitVec
+from ..bitvec.vec import BitVec, const
 from ..ir import nodes as N
 from ..ir import types as T
 from ..logic.circuit import FALSE, TRUE
 from ..memory.gls import GLS, make as make_gls
+from ..memory.locations import child
 from ..report.diagnostic import Report, TraceNote
 from . import interface
 from .lazy import Mux, force, same
@@ -151,6 +152,17 @@ class FunctionContext:
         if parent is not None and isinstance(obj.step, int) and isinstance(parent.type, T.ArrT):
             return self.env.element(parent, obj.step + k)
         return self.env.derived_object(obj)
+
+    def member(self, obj, name: str):
+        """The member `name` of a struct object, or None when it has none."""
+        t = obj.type
+        ftype = dict(t.fields).get(name) if isinstance(t, T.StructT) else None
+        return None if ftype is None else child(obj, name, ftype)
+
+    def integer_pointer(self, value: int):
+        """The pointer value with the integer address `value` (MAP_FAILED is -1): no object
+        lives there (NOTE [error-pointers] in ir/lower_call.py)."""
+        return self.ev.int_to_ptr(const(value & (1 << 64) - 1, 64, False))
 
     def force(self, value):
         return force(self.ev, value)
