@@ -38,6 +38,7 @@ class LockData:
         self.ops: list = []        # (addr uid, lit, coord, text)
         self.errors: list[LockError] = []
         self.acquires: list = []   # (addr uid, lit, coord)
+        self.releases: list = []   # (addr uid, lit): its own releases, for held_on_error
         self.read_before_op: dict = {}  # addr uid -> how many inputs were read before its first op
         self.read_before_any = None   # how many inputs were read before the first lock operation
         self.inherited: dict = {}     # callees' flags that are entry values here (lock_summary)
@@ -72,7 +73,11 @@ class LockChecker(Checker):
              "The function may return with the lock held or not under the same return "
              "condition, so callers cannot know whether to release it."),
         Kind("lock.not-released", "warning",
-             "A lock only this function can reach is still held when it returns."))
+             "A lock only this function can reach is still held when it returns."),
+        Kind("lock.held-on-error", "warning",
+             "The function returns an error (a negative value or null) with a lock it took "
+             "still held, while the paths that succeed release it: a caller that sees the "
+             "error does not release it."))
     facts = lock_render.FACTS
     config_keys = CONFIG_KEYS
     summary_version = 3
@@ -333,6 +338,8 @@ class LockChecker(Checker):
             data.ops.append((uid, here, call.coord, text))
         if kind == ACQ and text is not None:
             data.acquires.append((uid, here, call.coord))
+        if kind == REL and text is not None:
+            data.releases.append((uid, here))
         data.errors.append(LockError(uid, enters, call.coord, kind, first, reported, call.text,
                                      self.inited(ctx, st, obj)))
         ctx.set_attr(st, obj, "#lock", new, g)

@@ -3,6 +3,7 @@ ambiguous exit, and locks the function made that stay held where no caller can r
 from __future__ import annotations
 
 from saturn.ir import nodes as N
+from saturn.ir import types as T
 from saturn.report.diagnostic import TraceNote
 
 from .lock_apply import reported_by_callee
@@ -17,7 +18,7 @@ def report(ctx, checker, exit_state, summary) -> None:
         return
     roots = ctx.handed_out(exit_state) if exit_state is not None else {}
     entry = ctx.fn.key in ctx.program.entries   # NOTE [entry-points] in saturn/ir/program.py
-    by_uid = {}
+    by_uid, own = {}, []
     memo = Answers(QUESTION_BUDGET)   # all locks' tests of both entry states together
     for uid, obj in sorted(data.locks.items(), key=lambda kv: (kv[1].path, kv[0])):
         steps = ctx.interface_steps(obj, roots)
@@ -29,6 +30,8 @@ def report(ctx, checker, exit_state, summary) -> None:
             continue
         if exit_state is not None and ((steps is None and known) or entry):
             _not_released(ctx, checker, data, uid, obj, exit_state, entry)
+        elif exit_state is not None and uid in data.direct:
+            own.append((uid, obj))
     if exit_state is not None and not summary.get("coarse"):
         # Coarse, its rows lost conditions to the budget: an exit they make ambiguous may not be
         # (NOTE [lock-summary-budget]).
@@ -37,6 +40,8 @@ def report(ctx, checker, exit_state, summary) -> None:
             uid = uid_of.get(tuple(map(tuple, lk["path"])))
             if uid is not None:
                 _type_b(ctx, checker, data, uid, lk, exit_state, summary)
+    for uid, obj in own:   # (after Type B: an ambiguous exit is that report, not this one)
+        _held_on_error(ctx, checker, data, uid, obj, exit_state)
 
 
 def _ops(data, uid):
@@ -216,6 +221,44 @@ def _type_b(ctx, checker, data, uid, lk, exit_state, summary) -> None:
                    f"under the same return condition", notes, statement=f"return {lk['name']}")
         return
 
+
+
+# NOTE [held-on-error]: `lock(l); if (parse() < 0) return -1; ...; unlock(l); return 0;` is,
+# to the paper's summaries, a function that returns holding l exactly when it returns -1: no
+# ambiguity, the callers' to handle. But a function that releases the lock itself where it
+# succeeds, and returns an error (a negative integer, a null pointer) still holding the lock
+# its own acquire took, has an error path that forgot to release it: the callers seeing the
+# error do not release what they did not take. The other contract — held where it succeeds,
+# released where it fails (`lock_and_get` returning null unlocked) — is no bug, and neither is
+# a wrapper that never releases (a trylock).
+def _held_on_error(ctx, checker, data, uid, obj, exit_state) -> None:
+    rv = ctx.fn.rv
+    if rv is None or not isinstance(rv.type, (T.IntT, T.PtrT)) or \
+            (isinstance(rv.type, T.IntT) and not rv.type.signed) or \
+            not any(u == uid for u, _ in data.releases) or \
+            any(r.kind.startswith("lock.") for r in ctx.reports):
+        return
+    fs, c = data.fs, ctx.c
+    final = exit_state.attrs.get((uid, "#lock"))
+    if final is None:
+        return
+    value = ctx.exit_value(rv, exit_state)
+    error = value.bits[-1] if isinstance(rv.type, T.IntT) else -ctx.truth(value)
+    g, s0 = ctx.lit(exit_state.guard), checker._entry_value(data, (uid, "#lock"))
+    mine = fs.is_(exit_state.attrs.get((uid, "#mine"), fs.const(0)), 1)
+    released = c.OR_all(lit for u, lit in data.releases if u == uid)
+    ret_lits = [ctx.lit(gr) for gr, _ in ctx.returns]
+    held = c.AND_all([g, fs.is_(s0, U), fs.is_(final, L), mine, error])
+    if ctx.may(g, fs.is_(s0, U), fs.is_(final, U), released, -error) is None:
+        return
+    model = ctx.may(held, observe=ret_lits)
+    if model is None:
+        return
+    where = ctx.return_coord(model)
+    notes = ctx.witness(held, events=_ops(data, uid))
+    ctx.report(checker.name, "lock.held-on-error", where,
+               f"'{ctx.fn.name}' returns an error with {obj.display} still held, though it "
+               f"releases it where it succeeds", notes, statement=f"error return {obj.display}")
 
 
 def _not_released(ctx, checker, data, uid, obj, exit_state, entry=False) -> None:
