@@ -96,10 +96,11 @@ class Program:
         self.files |= unit.files
 
     def entry_points(self) -> set[str]:
-        """NOTE [entry-points]: functions nothing in the program returns to (`main`, and the
-        start routines handed to pthread_create, thrd_create, kthread_run): a lock such a
-        function leaves held, nobody releases."""
-        out = {k for k, fn in self.functions.items() if fn.name == "main" and not fn.static}
+        """NOTE [entry-points]: the start routines handed to pthread_create, thrd_create,
+        kthread_run: nothing returns to them, so a lock such a function leaves held, nobody
+        releases, while the other threads wait for it. `main` is not one: its return ends the
+        process, which releases everything (a lock held there blocks no one)."""
+        out = set()
         for fn in self.functions.values():
             out.update(getattr(fn, "spawns", ()))
         return out

@@ -1,6 +1,7 @@
-/* Functions nothing returns to (NOTE [entry-points]): main and thread start routines. A lock
- * they take and leave held is never released; a lock handed to a handle made in the function,
- * even in a function-local static, is the function's own. */
+/* Functions nothing returns to (NOTE [entry-points]): thread start routines. A lock they take
+ * and leave held is never released; a lock handed to a handle made in the function, even in a
+ * function-local static, is the function's own. main's return ends the process: a lock it
+ * holds then blocks no one. */
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -62,6 +63,6 @@ int main(void) {
     pthread_create(&t2, NULL, ok_worker, NULL);
     pthread_join(t1, NULL);
     pthread_join(t2, NULL);
-    take_work_lock();                             // expect: lock.not-released
+    take_work_lock();                             // held at exit: the process ends
     return jobs;
 }
