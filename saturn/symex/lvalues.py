@@ -62,12 +62,12 @@ class LvalueEval:
             self.store_obj(obj, value, g, st)
 
     def store_obj(self, obj: Obj, value, g: int, st) -> None:
-        value = self.coerce(value, obj.type)
         for target in _union_members(obj):
+            stored = self.coerce(value, target.type)
             if g == TRUE:
-                st.store[target] = value
+                st.store[target] = stored
             elif g != FALSE:
-                st.store[target] = self.ite(g, value, self.read_obj(target, st))
+                st.store[target] = self.ite(g, stored, self.read_obj(target, st))
 
     def assign(self, lv: N.Lvalue, e: N.Expr, st) -> None:
         if isinstance(lv.type, (T.StructT, T.ArrT)):
@@ -106,16 +106,22 @@ class LvalueEval:
 
 def _union_members(obj: Obj) -> list:
     """NOTE [union-members]: the members of a union share their memory, so a value stored in
-    one member is what another member of the same type reads (`u.first = p; q = u.second;`
-    with both `char *`). Members of other types keep their own values (what their bytes would
-    read as is not modelled)."""
+    one member is what another member of the same representation reads (`u.first = p; q =
+    u.second;` with `unsigned char *` and `char *`: any two pointers, or two integers of one
+    width). Members of other types keep their own values (what their bytes would read as is
+    not modelled)."""
     parent = obj.parent
     if parent is None or not isinstance(parent.type, T.StructT) or not parent.type.union or \
             obj.type is None:
         return [obj]
-    key = obj.type.key()
     return [obj] + [child(parent, name, ft) for name, ft in parent.type.fields
-                    if name != obj.step and ft is not None and ft.key() == key]
+                    if name != obj.step and ft is not None and _same_bits(ft, obj.type)]
+
+
+def _same_bits(a, b) -> bool:
+    """Whether values of types `a` and `b` are the same bits (NOTE [union-members])."""
+    return a.key() == b.key() or (isinstance(a, T.PtrT) and isinstance(b, T.PtrT)) or \
+        (isinstance(a, T.IntT) and isinstance(b, T.IntT) and a.bits == b.bits)
 
 
 def _var(self, lv, st):

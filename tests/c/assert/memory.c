@@ -122,3 +122,9 @@ void bad_call_changes_what_it_reaches(void) {
     unknown_call(&other);
     assert(other == 4);   // expect: assert.violation
 }
+
+void ok_union_same_width(unsigned long n) {
+    union { unsigned long u; long s; } v;   // NOTE [union-members]: one width, one value
+    v.u = n;
+    assert(v.s == (long)n);
+}
