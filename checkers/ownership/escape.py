@@ -18,8 +18,11 @@ ESCAPED = "#escaped"
 
 
 class EscapeRules:
-    def __init__(self, ctx, data, exit_state):
+    def __init__(self, ctx, data, exit_state, locals_keep=False):
+        """`locals_keep`: what the function's locals still hold at the exit is kept (NOTE
+        [main-exit] in report.py)."""
         self.ctx, self.data, self.st = ctx, data, exit_state
+        self.locals_keep = locals_keep
         self.c = ctx.c
         self.slots = ctx.pointer_slots(exit_state)
         self._int_slots = self._pointer_slots = None
@@ -95,7 +98,7 @@ class EscapeRules:
         slots = self.int_slots() if descriptor else self.pointer_slots()
         for p, value, own in slots:
             kind, name = self.route(p)
-            if kind == "local" or own or (kind, name) in excluded:
+            if (kind == "local" and not self._keeps(p)) or own or (kind, name) in excluded:
                 continue   # before reading the value: a local's may be unbuilt
             guard = self.holds(value, l) if descriptor else self.points_to(value, l)
             if guard == FALSE:
@@ -110,6 +113,12 @@ class EscapeRules:
                 break
         self.memo[key] = out
         return out
+
+    def _keeps(self, p) -> bool:
+        """Whether local slot `p` keeps what it holds: a variable of the program's own (not
+        the lowering's temporaries), with `locals_keep`."""
+        sym = p.root.sym
+        return self.locals_keep and sym is not None and sym.kind == "local"
 
     def leaked(self, l, excluded=frozenset()) -> int:
         valid = self.data.new_locs[l][0]

@@ -8,11 +8,16 @@ from saturn.report.diagnostic import TraceNote
 from .escape import EscapeRules
 
 
+# NOTE [main-exit]: `main`'s return ends the process, and the system takes back its memory and
+# closes its files: what main's locals still point to when it returns is not lost, and is not
+# reported. What main lost before (a pointer overwritten, a block no local reaches any more) is
+# lost while the program runs, and is.
 def report(ctx, checker, exit_state) -> None:
     data = ctx.data[checker.name]
     if not data.new_locs:
         return
-    rules = EscapeRules(ctx, data, exit_state)
+    main = ctx.fn.name == "main" and not ctx.fn.static
+    rules = EscapeRules(ctx, data, exit_state, locals_keep=main)
     g = ctx.lit(exit_state.guard)
     sites: dict = {}
     for obj, (valid, coord, what, text) in data.new_locs.items():
