@@ -113,7 +113,7 @@ def test_configuration_warnings_and_what_is_left_out(tmp_path):
                                   "void f(int *a) { take(0, a); take(1, a); }\n")
     proc = saturn("check", "--no-db", "--checkers", "lock", "u.c", cwd=str(tmp_path))
     assert proc.stderr.splitlines()[:5] == [
-        "saturn.toml: warning: unknown key 'allocs' ignored (known: alloc, free, lock, resource)",
+        "saturn.toml: warning: unknown key 'allocs' ignored (known: alloc, free, lock, resource, spec)",
         "saturn.toml: warning: lock entry 1 ('grab') ignored: success = \"maybe\" is neither a "
         "return value nor \"nonzero\"",
         "saturn.toml: warning: lock entry 2 ('grab2') ignored: success = true is neither a "

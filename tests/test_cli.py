@@ -39,6 +39,22 @@ def test_json_output_and_determinism():
     assert {"files", "skipped_files", "functions", "incomplete", "reused", "seconds"} <= set(a["stats"])
 
 
+def test_a_reports_notes_keep_only_what_the_bug_depends_on(tmp_path):
+    """NOTE [witness-slice]: the option loop before the allocation, and the value it reads,
+    are no part of the leak; the test that loses the block is."""
+    (tmp_path / "w.c").write_text(
+        "#include <stdlib.h>\nint opt(int i);\nint parse(int argc, int verbose) {\n"
+        "  int flags = 0;\n  for (int i = 0; i < argc; i++)\n    if (opt(i) == 'v') flags++;\n"
+        "  if (verbose > 3) flags++;\n  char *buf = malloc(16);\n  if (buf == NULL)\n"
+        "    return -1;\n  if (opt(flags) < 0)\n    return -2;\n  free(buf);\n  return flags;\n}\n")
+    proc = saturn("check", "--checkers", "leak", "--no-db", "w.c", cwd=str(tmp_path))
+    notes = [ln.strip() for ln in proc.stdout.splitlines() if ": note: " in ln]
+    assert notes == ["w.c:8: note: memory allocated by 'malloc(16)'",
+                     "w.c:9: note: 'buf == ((void *) 0)' is false",
+                     "w.c:11: note: 'opt(flags) < 0' is true",
+                     "w.c:12: note: 'parse' returns here and the block is lost"], proc.stdout
+
+
 def test_no_reports_exit_zero(tmp_path):
     (tmp_path / "ok.c").write_text("int f(int x) { return x; }\n")
     proc = saturn("check", "--checkers", "assert", str(tmp_path))
@@ -105,8 +121,9 @@ def test_several_programs_in_one_database_each_link_their_own(tmp_path):
     for prog, body in (("one", "free(p);"), ("two", "(void)p;")):
         (tmp_path / prog).mkdir()
         (tmp_path / prog / "main.c").write_text(
-            "#include <stdlib.h>\nvoid helper(char *p);\nint main(void) {\n"
-            "  char *p = malloc(8);\n  helper(p);\n  return 0;\n}\n")
+            "#include <stdlib.h>\nvoid helper(char *p);\nint run(void) {\n"
+            "  char *p = malloc(8);\n  helper(p);\n  return 0;\n}\n"
+            "int main(void) { return run(); }\n")
         (tmp_path / prog / "helper.c").write_text(
             f"#include <stdlib.h>\nvoid helper(char *p) {{ {body} }}\n")
     entries = [{"directory": str(tmp_path), "file": f"{p}/{f}.c",
@@ -116,7 +133,7 @@ def test_several_programs_in_one_database_each_link_their_own(tmp_path):
     proc = saturn("check", "--no-db", "--format", "json", "-p", "compile_commands.json",
                   cwd=str(tmp_path))
     doc = json.loads(proc.stdout)
-    assert doc["stats"]["functions"] == 4 and "ignored" not in proc.stderr
+    assert doc["stats"]["functions"] == 6 and "ignored" not in proc.stderr
     assert [(r["file"], r["line"], r["kind"]) for r in doc["reports"]] == \
         [("two/main.c", 4, "memory.leak")]
 

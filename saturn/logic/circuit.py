@@ -104,6 +104,24 @@ class Circuit:
     def OR_all(self, lits) -> int:
         return -self.AND_all(-lit for lit in lits)
 
+    def support(self, lits, limit: int) -> set | None:
+        """The input variables the literals' cone reads, or None past `limit` variables looked
+        through."""
+        seen, inputs, stack = set(), set(), [abs(x) for x in lits]
+        while stack:
+            v = stack.pop()
+            if v in seen or v <= 1:
+                continue
+            seen.add(v)
+            if len(seen) > limit:
+                return None
+            d = self.defs[v]
+            if d is None:
+                inputs.add(v)
+            else:
+                stack.extend(abs(x) for x in d[1:])
+        return inputs
+
     def cone_clauses(self, lits, emit) -> None:
         """`emit(clause)` for the Tseitin clauses of every gate under `lits` not yet emitted
         (explicit stack), as they are made: a cone of millions of gates is never one list."""

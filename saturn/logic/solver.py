@@ -103,6 +103,12 @@ class Session:
         result = self._solve(lits, (), budget)
         return True if result is UNKNOWN else bool(result)
 
+    def possible(self, *lits: int, budget: int | None = None) -> bool | None:
+        """Whether the lits can hold together: True, False, or None when the budget left the
+        question open."""
+        result = self._solve(lits, (), budget)
+        return None if result is UNKNOWN else bool(result)
+
     def _solve(self, lits, observe, budget):
         lits = [x for x in lits if x != TRUE]
         if FALSE in lits:

@@ -12,6 +12,8 @@ from . import interface
 from .lazy import Mux, force, same
 
 MAX_WITNESS_BRANCHES = 40
+SLICE_BUDGET = 2_000   # SAT conflicts per question of a report's slice (NOTE [witness-slice])
+MAX_CONE = 20_000      # circuit variables looked through for the inputs a report reads
 
 
 class FunctionContext:
@@ -270,20 +272,38 @@ class FunctionContext:
         self.last_model = model
         notes: list[TraceNote] = [TraceNote(c.file, c.line, text) for lit, c, text in events
                                   if model.value(lit)]
+        needed = []
         for gl, cond, term in branch_guards:
             if len(notes) >= MAX_WITNESS_BRANCHES:
                 break
             if model.value(gl) and cond not in (TRUE, FALSE):
-                taken = "true" if model.value(cond) else "false"
+                side = cond if model.value(cond) else -cond
+                if not self._depends(guard_lit, extra, gl, side):
+                    continue
+                needed.append(side)
+                taken = "true" if side == cond else "false"
                 text = f"'{term.text}' is {taken}" if term.text else f"taking the {taken} branch"
                 notes.append(TraceNote(term.coord.file, term.coord.line, text))
+        cone = self.c.support(needed, MAX_CONE)
         for obj, v in inputs:
+            if cone is not None and not any(abs(b) in cone for b in v.bits):
+                continue   # no branch the report needs reads it
             raw = model.bits(v.bits)
             if v.signed and raw >> (v.width - 1):
                 raw -= 1 << v.width
             notes.append(TraceNote(self.fn.file, self.fn.line, f"{obj.display} = {raw}"))
         notes.sort(key=lambda n: (n.file != self.fn.file, n.line))
         return notes
+
+    def _depends(self, guard_lit, extra, reached, side) -> bool:
+        """NOTE [witness-slice]: whether every path of the report goes through this branch's
+        side (the others are left out of its notes): whether the report's condition cannot
+        hold where the branch is not reached, nor where it goes the other way. A question
+        left open keeps the branch."""
+        for lits in ((guard_lit, *extra, -reached), (guard_lit, *extra, reached, -side)):
+            if self.session.possible(*lits, budget=SLICE_BUDGET) is True:
+                return False
+        return True
 
     def return_coord(self, model):
         """Where the path of `model` leaves the function (its `return`, or the closing brace)."""
