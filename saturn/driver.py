@@ -231,7 +231,8 @@ def run_check(discovery: Discovery, checkers, options: Options, front,
     rel = relative_to(front.root)
     sources = program.files   # (the files' own text: NOTE [own-files] in cfront/markers.py)
     linking.resolve(program)   # NOTE [linking]
-    indirect.link(program)   # NOTE [indirect-calls]
+    # NOTE [indirect-calls], with the library functions the checkers know
+    indirect.link(program, frozenset(checkers[0].shared_effects or ()) if checkers else ())
     program.assume_whole(options.whole_program)
     program.entries = program.entry_points()
     program.gather_init_sites()

@@ -166,9 +166,10 @@ def spawned(callee: str, args) -> str | None:
     return arg.name if isinstance(arg, N.FuncAddr) else None
 
 
-def link(program) -> None:
+def link(program, library=frozenset()) -> None:
     """Give each function's indirect calls their targets as callees (`program.dispatch`:
-    slot -> (targets, complete))."""
+    slot -> (targets, complete)). `library`: the functions without a body whose effects the
+    checkers know (malloc, free, pthread_mutex_lock, ...): NOTE [library-targets]."""
     stores, by_code = _program_stores(program)
     by_struct = TB.program_tables(program)   # NOTE [table-calls] in ir/tables.py
     addressed = {k for keys in stores.values() for k in keys if k is not None}
@@ -193,9 +194,12 @@ def link(program) -> None:
                     not any(k in program.functions for k in found):
                 found, complete, limit = by_type.get(tkey, ()), False, MAX_FALLBACK
             def usable(k, key=key, want=want):
-                return k in program.functions and k != key and \
-                    _fits(program.functions[k], want) and not _reaches(program, k, key)
+                if k not in program.functions:
+                    return k in library
+                return k != key and _fits(program.functions[k], want) and \
+                    not _reaches(program, k, key)
             targets = [k for k in sorted(k for k in found if k is not None) if usable(k)]
+            complete = complete or _library_only(slot, found, library)
             if targets and len(targets) <= limit:
                 rows = () if slot in by_code else TB.for_slot(by_struct, slot, found, usable)
                 table[slot] = (targets, complete and len(targets) == len(found), rows)
@@ -203,6 +207,18 @@ def link(program) -> None:
         if table:
             program.dispatch[key] = table
             fn.callees = set(fn.callees) | {k for entry in table.values() for k in entry[0]}
+
+
+# NOTE [library-targets]: a function pointer the program sets only to library functions whose
+# effects the checkers know (`allocFns = { .mallocFn = malloc, .freeFn = free }`, a parser's
+# memory suite defaulting to malloc) holds those: a call through it is a call of them, and the
+# wrapper around it is an allocator or a destructor to its callers. An API that lets a user
+# swap in their own copies (a struct copied in whole from a parameter) is taken to install
+# functions that do the same job; a slot where the program also stores a function with a body,
+# or a value it does not know, keeps the unknown alternative.
+def _library_only(slot, found, library) -> bool:
+    return slot[0] in ("field", "var") and bool(found) and \
+        all(k is not None and k in library for k in found)
 
 
 def _program_stores(program) -> tuple[dict, set]:
