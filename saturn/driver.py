@@ -16,6 +16,7 @@ from .incremental.pipeline import units
 from .interproc import pools, schedule
 from .ir import indirect, linking
 from .ir.program import Program
+from .ir.types import forget_structs
 from .logic.circuit import BudgetExceeded
 from .report.fingerprint import assign_fingerprints
 from .outcome import RunResult
@@ -222,6 +223,7 @@ def run_check(discovery: Discovery, checkers, options: Options, front,
               cache_factory=None, scheduler: str | None = None) -> RunResult:
     """`front`: an incremental.units.FrontEnd (with a store or none)."""
     start = time.perf_counter()
+    forget_structs()   # (a run's own: not an earlier run's in this process)
     phases = {"front end": 0.0, "analyze": 0.0}
     printed: list[str] = []
     log = _logging(log, printed)

@@ -20,6 +20,9 @@ def summary_lines(name: str, thing: str, summary: dict, failure: str = "null") -
             ([f"*param{i} was null"] if "if-null" in flags else [])
         parts.append(f"new {thing} through *param{i}" +
                      (f" if {' and '.join(conds)}" if conds else ""))
+    for i, steps, when in summary.get("field_alloc", []):
+        parts.append(f"new {thing} in {render_steps([['param', i], ['deref']] + steps)}" +
+                     (f" if {when}" if when != "always" else ""))
     if summary.get("fields"):
         parts.append("result comes with allocated " +
                      ", ".join(render_steps([["ret"], ["deref"]] + f) for f in summary["fields"]))

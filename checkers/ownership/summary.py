@@ -1,7 +1,9 @@
 """Ownership summaries (Fig. 2.15–2.16), inferred at the exit and applied at calls (§2.6.5.3).
 
 Beyond the paper: `returns_param` (the result is parameter i or null — Fig. 2.18's BN_copy),
-`out_alloc` (new memory handed out through `*param_i`, as asprintf and getline do) and `fields`
+`out_alloc` (new memory handed out through `*param_i`, as asprintf and getline do), `field_alloc`
+(new memory stored in a field of `*param_i`: a constructor's helper filling the object it is
+given, so that the constructor's error path that frees only the object leaks it) and `fields`
 (an allocator's result comes with fields it allocated, so freeing only the struct leaks them).
 For descriptors (NOTE [descriptors]): an allocator returns a new one or a failure, `out_alloc`
 hands one out through an `int *`, and `values` names the integer inputs that escape (a
@@ -20,7 +22,7 @@ RET = ("ret", None)
 
 def empty() -> dict:
     return {"version": 1, "allocator": False, "returns_param": None, "out_alloc": [],
-            "fields": [], "escapees": []}
+            "field_alloc": [], "fields": [], "escapees": []}
 
 
 def infer(ctx, checker, exit_state) -> dict:
@@ -37,6 +39,7 @@ def infer(ctx, checker, exit_state) -> dict:
         summary["allocator"] = _descriptor_result(ctx, data, rules, g,
                                                   ctx.exit_value(rv, exit_state))
     summary["out_alloc"] = _out_allocs(ctx, checker, data, rules, g, exit_state)
+    summary["field_alloc"] = _field_allocs(ctx, data, rules, g, exit_state)
     summary["escapees"] = _escapees(ctx, checker, rules, g, summary["returns_param"])
     if checker.has_descriptors():
         values = _values(ctx, data, rules, g)
@@ -159,6 +162,30 @@ def _out_allocs(ctx, checker, data, rules, g, exit_state) -> list:
                            (["if-null"] if only_if_null else []))
                 break
     return out
+
+
+def _field_allocs(ctx, data, rules, g, exit_state) -> list:
+    """[param index, [["field", name]], when] for each pointer field of a struct a parameter
+    points to that holds new memory at the exit, kept by nothing but that field."""
+    out = []
+    params = {p.index: p for p in ctx.fn.params if isinstance(p.type, T.PtrT) and
+              isinstance(p.type.target, T.StructT)}
+    if not params or not data.new_locs:
+        return out
+    for i, p in sorted(params.items()):
+        initial = ctx.param_value(p)
+        objects = {slot for slot, _ in ctx.locations(initial)} if initial is not None else set()
+        for obj, value in sorted(ctx.pointer_slots(exit_state), key=lambda ov: ov[0].uid):
+            if obj.parent not in objects or not isinstance(obj.step, str):
+                continue
+            new = [(loc, gl) for loc, gl in ctx.locations(value) if loc.root in data.new_locs]
+            route = frozenset({("param", i)})
+            if new and all(not ctx.can(g, gl, rules.escaped(loc.root, route)) for loc, gl in new):
+                valid = ctx.c.OR_all(ctx.c.AND(gl, data.new_locs[loc.root][0]) for loc, gl in new)
+                entry = [i, [["field", obj.step]], _when(ctx, g, valid, exit_state)]
+                if entry not in out:
+                    out.append(entry)
+    return out[:8]
 
 
 def _descriptors_in(ctx, data, value) -> list:
@@ -327,6 +354,10 @@ def apply(ctx, checker, call, summary, escapees, args, st, held=None) -> None:
                     [(obj, v), (None, -v)])), g, st)
             continue
         checker.give_out(ctx, st, call, name, checker.slots(ctx, st, args, i), valid)
+    for i, steps, when in summary.get("field_alloc", []):
+        valid = ctx.c.AND(ctx.c.new_var(), when_lit(ctx, when, ret))
+        slots = ctx.resolve([["param", i], ["deref"]] + steps, args, ret, st)
+        checker.give_out(ctx, st, call, name, slots, valid)
 
 
 def held_out_params(ctx, summary, args, st) -> dict:

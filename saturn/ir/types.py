@@ -84,8 +84,28 @@ class ArrT(CType):
 
 
 # Complete struct types by key, for interface paths that name a container type
-# (NOTE [container-of]); the first definition of a tag wins.
-STRUCTS: dict[str, "StructT"] = {}
+# (NOTE [container-of]): every distinct definition of a tag, in the order met (two programs of
+# one compile database may each define their own `struct config`). `forget_structs` empties it
+# when a run starts.
+STRUCTS: dict[str, dict] = {}   # key -> {its members' names and types' keys: definition}
+
+
+def struct_named(key: str, member: str | None = None) -> "StructT | None":
+    """The definition of struct `key` that has `member` (the first one met, when several do
+    or no member is asked for)."""
+    for st in STRUCTS.get(key, {}).values():
+        if member is None or st.field_type(member) is not None:
+            return st
+    return None
+
+
+def forget_structs() -> None:
+    STRUCTS.clear()
+
+
+def _register(st: "StructT") -> None:
+    shape = tuple((name, t.key()) for name, t in st.fields)
+    STRUCTS.setdefault(st.key(), {}).setdefault(shape, st)
 
 
 @dataclass(eq=False)
@@ -117,12 +137,12 @@ class StructT(CType):
                 off += ftype.size
         self.align = align
         self.size = (off + align - 1) // align * align
-        STRUCTS.setdefault(self.key(), self)
+        _register(self)
 
     def __setstate__(self, state):
         self.__dict__.update(state)     # unpickled IR (workers) registers its structs too
         if self.complete:
-            STRUCTS.setdefault(self.key(), self)
+            _register(self)
 
     def field_type(self, name: str) -> CType | None:
         for fname, ftype in self.fields:

@@ -239,7 +239,7 @@ def _load(ev, objs, state):
 def _step(ev, obj: Obj, step):
     if step[0] == "field":
         if len(step) > 2 and (obj.type is None or obj.type.key() != step[2]):
-            st = T.STRUCTS.get(step[2])   # NOTE [view-steps]
+            st = T.struct_named(step[2], step[1])   # NOTE [view-steps]
             if st is None or st.field_type(step[1]) is None:
                 return None
             obj = view(obj, st)
@@ -251,13 +251,13 @@ def _step(ev, obj: Obj, step):
                 return None
         return child(obj, step[1], obj.type.field_type(step[1]))
     if step[0] == "container":
-        st = T.STRUCTS.get(step[1])
+        st = T.struct_named(step[1], step[2].split(".")[0])
         return container(obj, st, step[2].split(".")) if st is not None else None
     if step[0] == "index":
         t = obj.type
         return child(obj, step[1], t.elem if isinstance(t, T.ArrT) else t)
     if step[0] == "derived":
         t = obj.type if obj.type is not None and obj.type.key() == step[1] else \
-            T.STRUCTS.get(step[1])
+            T.struct_named(step[1])
         return ev.env.derived_object(obj, None, t) if t is not None else None
     return None

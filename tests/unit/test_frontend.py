@@ -225,3 +225,18 @@ def test_a_function_the_lowering_fails_on_is_kept_incomplete_and_named(tmp_path,
     lower_unit(program, ast, path)
     assert program.functions["odd"].unmodelled == "not lowered: internal error (ValueError)"
     assert program.functions["even"].unmodelled == "" and program.lowering_errors == 1
+
+
+def test_two_definitions_of_one_struct_tag_are_both_kept(tmp_path):
+    """Two programs of one compile database, each with its own `struct config`: a path that
+    names a member finds the definition that has it (saturn/ir/types.py STRUCTS)."""
+    T.forget_structs()
+    for name, body in (("a.c", "struct config { int port; char *host; }; struct config ca;"),
+                       ("b.c", "struct config { long verbose; }; struct config cb;")):
+        ast, path = _compile(tmp_path, body, name)
+        lower_unit(Program(), ast, path)
+    assert T.struct_named("struct config", "host").field_type("port") == T.INT
+    assert T.struct_named("struct config", "verbose").field_type("verbose") == T.LONG
+    assert T.struct_named("struct config", "nosuch") is None
+    T.forget_structs()
+    assert T.struct_named("struct config") is None
