@@ -140,6 +140,10 @@ class LockChecker(Checker):
         if token is None:
             return
         if token[0] == "spec":
+            if token[1][0] == "acquire" and call.lv is not None and hasattr(ret, "bits"):
+                # The lock is taken, so the call succeeded: pthread_mutex_lock, mtx_lock and
+                # sem_wait return 0 then (a result read as an error would be a lock not taken).
+                ctx.restrict(st, equals_const(ctx.c, ret, 0))
             self.apply_spec(ctx, call, token[1], token[2], ret, st, token[3])
         else:
             for spec, locks in token[1]:

@@ -273,7 +273,10 @@ def _not_released(ctx, checker, data, uid, obj, exit_state, entry=False) -> None
         made = ctx.c.OR(made, fs.is_(exit_state.attrs.get((uid, "#mine"), fs.const(0)), 1))
     g = ctx.c.AND(ctx.lit(exit_state.guard), made)
     acquires = [(lit, coord) for u, lit, coord in data.acquires if u == uid]
-    model = ctx.may(g, fs.is_(final, L), observe=[lit for lit, _ in acquires])
+    # Held only where a release may have gone to it unseen (a call through a pointer whose
+    # targets differ on it: NOTE [alternative-targets]) is no report, as for Type B.
+    clear = -fs.is_(exit_state.attrs.get((uid, "#lockvague"), fs.const(0)), 1)
+    model = ctx.may(g, fs.is_(final, L), clear, observe=[lit for lit, _ in acquires])
     if model is None:
         return
     coord = next((cd for lit, cd in acquires if model.value(lit)), None)

@@ -87,7 +87,7 @@ class ArrT(CType):
 # (NOTE [container-of]): every distinct definition of a tag, in the order met (two programs of
 # one compile database may each define their own `struct config`). `forget_structs` empties it
 # when a run starts.
-STRUCTS: dict[str, dict] = {}   # key -> {its members' names and types' keys: definition}
+STRUCTS: dict[str, dict] = {}   # key -> {its members' names: definition}
 
 
 def struct_named(key: str, member: str | None = None) -> "StructT | None":
@@ -104,7 +104,8 @@ def forget_structs() -> None:
 
 
 def _register(st: "StructT") -> None:
-    shape = tuple((name, t.key()) for name, t in st.fields)
+    # (Members' names only: an unpickled struct's member types may not be whole yet.)
+    shape = tuple(name for name, _ in st.fields)
     STRUCTS.setdefault(st.key(), {}).setdefault(shape, st)
 
 

@@ -240,3 +240,13 @@ def test_two_definitions_of_one_struct_tag_are_both_kept(tmp_path):
     assert T.struct_named("struct config", "nosuch") is None
     T.forget_structs()
     assert T.struct_named("struct config") is None
+
+
+def test_a_struct_that_points_to_itself_survives_a_round_trip_through_pickle():
+    """Workers send lowered IR back pickled: a struct type whose member points to its own type
+    is registered (saturn/ir/types.py STRUCTS) before its members are whole."""
+    import pickle
+    node = T.StructT("node")
+    node.complete_with([("next", T.PtrT(node)), ("value", T.INT)])
+    back = pickle.loads(pickle.dumps(node))
+    assert back.field_type("next").target is back and T.struct_named("struct node", "value")

@@ -67,3 +67,11 @@ int bad_timed_write_twice(const struct timespec *t) {
     pthread_rwlock_unlock(&table_lock);
     return 0;
 }
+
+/* A lock taken returns 0: with a trylock beside it, the result tells the two apart
+ * (libevent's evthread_posix_lock). */
+int ok_lock_or_try(unsigned mode, pthread_mutex_t *m) {
+    if (mode & 1)
+        return pthread_mutex_trylock(m);
+    return pthread_mutex_lock(m);
+}
