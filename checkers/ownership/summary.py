@@ -166,7 +166,9 @@ def _out_allocs(ctx, checker, data, rules, g, exit_state) -> list:
 
 def _field_allocs(ctx, data, rules, g, exit_state) -> list:
     """[param index, [["field", name]], when] for each pointer field of a struct a parameter
-    points to that holds new memory at the exit, kept by nothing but that field."""
+    points to that holds new memory at the exit, kept by nothing but that field, and holds
+    nothing else (new memory or null) wherever `when` holds: a helper that fills the field on
+    success, not one that may keep what was there (a buffer grown only when too small)."""
     out = []
     params = {p.index: p for p in ctx.fn.params if isinstance(p.type, T.PtrT) and
               isinstance(p.type.target, T.StructT)}
@@ -178,11 +180,16 @@ def _field_allocs(ctx, data, rules, g, exit_state) -> list:
         for obj, value in sorted(ctx.pointer_slots(exit_state), key=lambda ov: ov[0].uid):
             if obj.parent not in objects or not isinstance(obj.step, str):
                 continue
-            new = [(loc, gl) for loc, gl in ctx.locations(value) if loc.root in data.new_locs]
+            held = ctx.locations(value)
+            new = [(loc, gl) for loc, gl in held if loc.root in data.new_locs]
+            other = ctx.c.OR_all(gl for loc, gl in held if loc.root not in data.new_locs)
             route = frozenset({("param", i)})
             if new and all(not ctx.can(g, gl, rules.escaped(loc.root, route)) for loc, gl in new):
                 valid = ctx.c.OR_all(ctx.c.AND(gl, data.new_locs[loc.root][0]) for loc, gl in new)
-                entry = [i, [["field", obj.step]], _when(ctx, g, valid, exit_state)]
+                when = _when(ctx, g, valid, exit_state)
+                if ctx.can(g, _when_lit_at(ctx, when, exit_state), other):
+                    continue
+                entry = [i, [["field", obj.step]], when]
                 if entry not in out:
                     out.append(entry)
     return out[:8]
@@ -195,6 +202,13 @@ def _descriptors_in(ctx, data, value) -> list:
     found = [(h, ctx.c.AND(same_int(ctx.c, value, v), data.new_locs[h][0]))
              for h, v in data.handles.new(data)]
     return [(h, lit) for h, lit in found if lit != FALSE]
+
+
+def _when_lit_at(ctx, when, exit_state) -> int:
+    rv = ctx.fn.rv
+    ret = ctx.exit_value(rv, exit_state) if rv is not None and isinstance(rv.type, T.IntT) \
+        else None
+    return when_lit(ctx, when, ret)
 
 
 # What the return value says about new memory handed out through a parameter.
