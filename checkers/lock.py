@@ -140,9 +140,11 @@ class LockChecker(Checker):
         if token is None:
             return
         if token[0] == "spec":
-            if token[1][0] == "acquire" and call.lv is not None and hasattr(ret, "bits"):
-                # The lock is taken, so the call succeeded: pthread_mutex_lock, mtx_lock and
-                # sem_wait return 0 then (a result read as an error would be a lock not taken).
+            if token[1][0] in ("acquire", "release") and call.lv is not None and \
+                    hasattr(ret, "bits"):
+                # The lock is taken (or given back), so the call succeeded: pthread_mutex_lock,
+                # mtx_lock, sem_wait and their releases return 0 then (a result read as an
+                # error would be a lock not taken, or not held).
                 ctx.restrict(st, equals_const(ctx.c, ret, 0))
             self.apply_spec(ctx, call, token[1], token[2], ret, st, token[3])
         else:

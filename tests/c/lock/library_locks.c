@@ -75,3 +75,15 @@ int ok_lock_or_try(unsigned mode, pthread_mutex_t *m) {
         return pthread_mutex_trylock(m);
     return pthread_mutex_lock(m);
 }
+
+/* A release returns 0 too: an error return comes only from the test before it (libsodium's
+ * sodium_crit_leave). */
+static pthread_mutex_t crit = PTHREAD_MUTEX_INITIALIZER;
+static int locked;
+
+int ok_crit_leave(void) {
+    if (locked == 0)
+        return -1;
+    locked = 0;
+    return pthread_mutex_unlock(&crit);
+}
