@@ -159,21 +159,8 @@ def _command_code(cond) -> bool:
 
 def _cone_in(c, lit, leaves) -> bool:
     """Whether the literal's circuit cone has no input but `leaves`."""
-    seen, todo = set(), [abs(lit)]
-    while todo:
-        v = todo.pop()
-        if v in seen or v <= 1:
-            continue
-        seen.add(v)
-        if len(seen) > MAX_CONE:
-            return False
-        d = c.defs[v]
-        if d is None:
-            if v not in leaves:
-                return False
-            continue
-        todo.extend(abs(x) for x in d[1:])
-    return True
+    inputs = c.support([lit], MAX_CONE)
+    return inputs is not None and inputs <= leaves
 
 
 def _issue(ctx, checker, data, uid, obj, lit, coord, kind, text) -> None:
