@@ -31,10 +31,12 @@ def default_call(ev, call: N.Call, args: list, st) -> None:
             returned_fields(ev, call, args, st)
             constrain_result(ev, call, st)
         return
+    name = (call.callee or "").rsplit(":", 1)[-1]
     if call.lv is not None:
-        ev.store(call.lv, ev.fresh_value(call.lv.type, label), st)
-    effect = "none" if call.callee == N.ASM_CALL else \
-        ev.library_effects.get((call.callee or "").rsplit(":", 1)[-1])
+        at = RETURNS_ARG.get(name)
+        ev.store(call.lv, args[at] if at is not None and at < len(args) and
+                 isinstance(call.lv.type, T.PtrT) else ev.fresh_value(call.lv.type, label), st)
+    effect = "none" if call.callee == N.ASM_CALL else ev.library_effects.get(name)
     if effect == "none":
         return
     pointed = [loc for v in args if isinstance(v, GLS) for loc, _ in v.entries
@@ -52,6 +54,13 @@ def default_call(ev, call: N.Call, args: list, st) -> None:
         root = obj.root
         if root in roots or _visible_global(ev, root, callee_file):
             ev.forget(obj, st)
+
+
+# Library functions that return one of their arguments: `return memcpy(d, s, n);` returns d.
+RETURNS_ARG = {name: 0 for base in ("memcpy", "memmove", "memset", "strcpy", "strncpy", "strcat",
+                                    "strncat")
+               for name in (base, f"__builtin_{base}", f"__{base}_chk",
+                            f"__builtin___{base}_chk")}
 
 
 def _under(obj, locs) -> bool:
