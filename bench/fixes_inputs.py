@@ -1,0 +1,347 @@
+"""What the history bench (bench/fixes.py) analyses for one commit and side: the tree at that
+commit, extracted from a bare git mirror, and for each changed file the compile command of the
+project's configured Debian build (bench/projects_build.py), its include paths moved to the
+extracted tree, plus the files that define what it calls.
+
+The Debian tree is a later release than most commits: its compile database says which flags a
+file is built with and it holds the generated headers (config.h, ...), but the sources and
+headers of the commit must win. So every include directory inside the Debian tree becomes the
+same directory in the extracted tree when that exists, followed by the Debian one as a fallback.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+
+import peers
+import projects
+import projects_build as build
+from projects_list import BY_NAME, Project
+
+# History names that differ from the real-projects bench's (the Debian source package's name).
+ALIASES = {"xz": "xz-utils"}
+CONTEXT_CAP = 12          # extra files that give callees' summaries, at most
+_DIR_FLAGS = ("-I", "-isystem", "-iquote", "-idirafter")
+_FILE_FLAGS = ("-include", "-imacros")
+
+
+class NotReproducible(Exception):
+    """The side cannot be analysed as the commit had it; the message says why."""
+
+
+def bench_project(name: str) -> Project | None:
+    """The real-projects bench's entry for a history project, if it has one."""
+    return BY_NAME.get(ALIASES.get(name, name))
+
+
+def find_mirror(mirrors: str, repo: str) -> str | None:
+    """The bare git directory of `repo` ("owner/name") under `mirrors`, in any of the layouts
+    a mirror directory may use, or None."""
+    owner, name = repo.split("/", 1)
+    for path in (os.path.join(mirrors, f"{owner}+{name}", "repo"),
+                 os.path.join(mirrors, f"{owner}+{name}"), os.path.join(mirrors, f"{name}.git")):
+        if os.path.isdir(path) and subprocess.run(
+                ["git", "-C", path, "rev-parse", "--git-dir"], capture_output=True).returncode == 0:
+            return path
+    return None
+
+
+def has_commit(git_dir: str, sha: str) -> bool:
+    return subprocess.run(["git", "-C", git_dir, "cat-file", "-e", sha + "^{tree}"],
+                          capture_output=True).returncode == 0
+
+
+def extract(git_dir: str, sha: str, dest: str) -> None:
+    """The tree at `sha` into `dest` (nothing else of the repository is needed). A mirror may
+    lack its largest blobs (images, test data): those files are left out."""
+    os.makedirs(dest, exist_ok=True)
+    if _archive(git_dir, [sha], dest) is None:
+        return
+    missing = _missing_blobs(git_dir, sha)
+    err = _archive(git_dir, [sha, "--", "."] + [f":(exclude,literal){p}" for p in missing], dest)
+    if err is not None:
+        raise NotReproducible(f"git archive {sha[:12]} failed: {err}")
+
+
+def _archive(git_dir: str, args: list[str], dest: str) -> str | None:
+    """`git archive ARGS | tar -x -C dest`: None, or the error's last line."""
+    archive = subprocess.Popen(["git", "-C", git_dir, "archive", *args], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    tar = subprocess.run(["tar", "-x", "-C", dest], stdin=archive.stdout, capture_output=True)
+    archive.stdout.close()
+    err = archive.stderr.read().decode(errors="replace")
+    if archive.wait() == 0 and tar.returncode == 0:
+        return None
+    lines = [ln for ln in (err + tar.stderr.decode(errors="replace")).splitlines() if ln]
+    return (lines or ["?"])[0][:300]
+
+
+def _missing_blobs(git_dir: str, sha: str) -> list[str]:
+    """Paths of the tree whose blobs the mirror does not hold."""
+    ls = subprocess.run(["git", "-C", git_dir, "ls-tree", "-r", "-z", sha], capture_output=True)
+    entries = [e.split("\t", 1) for e in ls.stdout.decode(errors="replace").split("\0") if e]
+    blobs = [(meta.split()[2], path) for meta, path in entries if meta.split()[1] == "blob"]
+    check = subprocess.run(["git", "-C", git_dir, "cat-file", "--batch-check"],
+                           input="\n".join(b for b, _ in blobs) + "\n", capture_output=True,
+                           text=True)
+    gone = {ln.split()[0] for ln in check.stdout.splitlines() if ln.endswith(" missing")}
+    return [p for b, p in blobs if b in gone]
+
+
+class Build:
+    """A configured project: its compile database's C entries, by path relative to the Debian
+    source root."""
+
+    def __init__(self, p: Project):
+        self.project = p
+        self.root = build.source_dir(p)
+        self.db_path = build.compile_db(p)
+        self.by_rel = {os.path.relpath(e.path, self.root): e
+                       for e in projects.c_entries(self.db_path)}
+
+    def entry_for(self, rel: str):
+        """(entry, how it matched: path, basename or directory) for a changed file, or raise
+        NotReproducible."""
+        sub = self.project.subdir
+        tries = [rel, os.path.join(sub, rel) if sub else None,
+                 rel[len(sub) + 1:] if sub and rel.startswith(sub + "/") else None]
+        for t in tries:
+            if t and t in self.by_rel:
+                return self.by_rel[t], "path"
+        base = [r for r in self.by_rel if os.path.basename(r) == os.path.basename(rel)]
+        if len(base) == 1:
+            return self.by_rel[base[0]], "basename"
+        same_dir = sorted(r for r in self.by_rel if os.path.dirname(r) == os.path.dirname(rel))
+        if same_dir:
+            return self.by_rel[same_dir[0]], "directory"
+        raise NotReproducible(f"no compile command for {rel}")
+
+
+def _dir_map(b: Build, entry, rel: str) -> tuple[str, str] | None:
+    """(Debian dir, tree dir) when the matched entry lives elsewhere than the changed file
+    (c-ares moved its sources to src/lib/): the entry's own directory maps to the file's."""
+    deb_dir = os.path.dirname(os.path.relpath(entry.path, b.root))
+    tree_dir = os.path.dirname(rel)
+    return (deb_dir, tree_dir) if deb_dir != tree_dir else None
+
+
+def _moved(path: str, b: Build, tree: str, dmap, want_dir: bool) -> list[str]:
+    """Where an include path of the Debian tree lies in the extracted tree, if it does."""
+    if not (path == b.root or path.startswith(b.root + os.sep)):
+        return []
+    rel = os.path.relpath(path, b.root)
+    cands = [os.path.normpath(os.path.join(tree, rel))]
+    if dmap and (rel == dmap[0] or rel.startswith(dmap[0] + "/")):
+        cands.append(os.path.normpath(os.path.join(tree, dmap[1], rel[len(dmap[0]):].lstrip("/"))))
+    exists = os.path.isdir if want_dir else os.path.isfile
+    return [c for c in dict.fromkeys(cands) if exists(c)]
+
+
+def _split_include(flags: list[str], i: int):
+    """(flag, value, tokens used) when flags[i] names an include directory or file."""
+    arg = flags[i]
+    for flag in _DIR_FLAGS + _FILE_FLAGS:
+        if arg == flag and i + 1 < len(flags):
+            return flag, flags[i + 1], 2
+        if arg.startswith(flag) and len(arg) > len(flag) and flag in ("-I", "-isystem"):
+            return flag, arg[len(flag):], 1
+    return None
+
+
+def rewrite_flags(b: Build, entry, rel: str, tree: str) -> list[str]:
+    """The entry's compiler flags (output, -c, dependency files and its source dropped), with
+    each include path inside the Debian tree moved to the extracted tree where it exists there,
+    the Debian path kept after it (generated headers are only there)."""
+    flags = peers.analyzer_flags(entry.args, entry.path, entry.directory)
+    dmap = _dir_map(b, entry, rel)
+    out, i = [], 0
+    while i < len(flags):
+        inc = _split_include(flags, i)
+        if not inc:
+            out.append(flags[i])
+            i += 1
+            continue
+        flag, value, used = inc
+        path = os.path.normpath(os.path.join(entry.directory, value))
+        moved = _moved(path, b, tree, dmap, flag in _DIR_FLAGS)
+        if flag in _FILE_FLAGS:   # one file, no fallback: the commit's own when it has it
+            out += [flag, (moved or [path])[0]]
+        else:
+            out += [x for p in moved + [path] for x in (flag, p)]
+        i += used
+    return out
+
+
+def header_fallback(tree: str, rel: str, flags: list[str]) -> list[str]:
+    """-idirafter for every directory of the tree holding headers that the flags do not name
+    yet, nearest the file first: a tree newer than the Debian release includes headers from
+    directories its build did not have yet (c-ares' src/lib/include/). After the system's
+    directories, so they only fill in what nothing else has."""
+    named = {os.path.normpath(f[2:] if f.startswith("-I") and len(f) > 2 else f) for f in flags}
+    found = []
+    for dirpath, dirnames, names in os.walk(tree):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        if dirpath not in named and any(n.endswith(".h") for n in names):
+            found.append(dirpath)
+    here = os.path.join(tree, os.path.dirname(rel))
+    found.sort(key=lambda d: (-len(os.path.commonpath([d, here])), d))
+    return [x for d in found for x in ("-idirafter", d)]
+
+
+def command(b: Build, rel: str, tree: str) -> dict:
+    """A compile_commands.json entry for the extracted tree's `rel`, with the Debian entry's
+    flags (rewritten), and where its Debian directory is (the peers run there)."""
+    entry, how = b.entry_for(rel)
+    flags = rewrite_flags(b, entry, rel, tree)
+    flags += header_fallback(tree, rel, flags)
+    return {"file": rel, "matched": os.path.relpath(entry.path, b.root), "how": how,
+            "compiler": entry.args[0], "flags": flags, "debian_dir": entry.directory}
+
+
+def side_inputs(b: Build, c: dict, tree: str) -> dict:
+    """The compile commands of the changed files present at this side and of their context
+    files, and the line ranges of the commit's functions; {"error"} when not reproducible."""
+    changed = [f for f in c["files"]
+               if f.endswith(".c") and os.path.isfile(os.path.join(tree, f))]
+    try:
+        cmds = [command(b, f, tree) for f in changed]
+    except NotReproducible as err:
+        return {"error": str(err)}
+    notes, context = [], []
+    for rel in context_files(b, tree, {x["file"]: x for x in cmds}, c["functions"]):
+        try:
+            context.append(command(b, rel, tree))
+        except NotReproducible as err:
+            notes.append(f"context {rel} left out: {err}")
+    ranges = {f: function_ranges(tree, f, c["functions"]) for f in changed}
+    return {"changed": changed, "commands": cmds, "context": context, "ranges": ranges,
+            "notes": notes}
+
+
+# --- the files that define what a changed file calls ---------------------------------------
+
+_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", re.S)
+_CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
+
+
+def ctags(paths: list[str], cwd: str, kinds: str = "f") -> list[dict]:
+    """Universal-ctags' definitions (name, path, line, end) in `paths`: functions (f), and
+    global variables too with kinds="fv"."""
+    if not paths:
+        return []
+    proc = subprocess.run(["ctags", "--languages=C", f"--kinds-C={kinds}", "--fields=+ne",
+                           "--output-format=json", "-o", "-", "-L", "-"], cwd=cwd,
+                          input="\n".join(paths), capture_output=True, text=True,
+                          errors="replace")
+    out = []
+    for line in proc.stdout.splitlines():
+        try:
+            tag = json.loads(line)
+        except ValueError:
+            continue
+        if tag.get("_type") == "tag" and "line" in tag:
+            out.append(tag)
+    return out
+
+
+def calls_in(text: str, lines: tuple[int, int] | None = None) -> set[str]:
+    """Names called in `text` (comments and literals removed), or in its lines a..b only."""
+    if lines:
+        text = "\n".join(text.split("\n")[lines[0] - 1:lines[1]])
+    return set(_CALL.findall(_COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), text)))
+
+
+def tree_c_files(b: Build, tree: str, maps: list) -> list[str]:
+    """The extracted tree's .c files that the compile database builds (same path, or the
+    same name in a directory a changed file was mapped from)."""
+    out = []
+    for dirpath, dirnames, names in os.walk(tree):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        for n in sorted(names):
+            if not n.endswith(".c"):
+                continue
+            rel = os.path.relpath(os.path.join(dirpath, n), tree)
+            d = os.path.dirname(rel)
+            if rel in b.by_rel or any(d == t and os.path.join(deb, n) in b.by_rel
+                                      for deb, t in maps):
+                out.append(rel)
+    return out
+
+
+def _nearest(paths: list[str], to: str) -> str:
+    """Of several definitions, the one nearest `to` in the tree (as a linker would most
+    likely pick: its own directory first)."""
+    def shared(p):
+        return len(os.path.commonpath([os.path.dirname(p) or ".", os.path.dirname(to) or "."]))
+    return sorted(paths, key=lambda p: (-shared(p), p))[0]
+
+
+def context_files(b: Build, tree: str, changed: dict, functions: list[str]) -> list[str]:
+    """Up to CONTEXT_CAP files defining functions (or function pointers) the changed files call
+    directly (one level), those called from the commit's functions first, then the files
+    defining the most."""
+    maps = [m for rel, c in changed.items()
+            if (m := _dir_map(b, b.entry_for(rel)[0], rel))]
+    # Variables too: a call through a global function pointer (c-ares' ares_malloc) needs the
+    # file that sets it, or the allocator is unknown.
+    tags = ctags(tree_c_files(b, tree, maps), tree, "fv")
+    where: dict[str, list[str]] = {}
+    for t in tags:
+        where.setdefault(t["name"], []).append(t["path"])
+    score: dict[str, list[int]] = {}
+    for rel in changed:
+        text = open(os.path.join(tree, rel), errors="replace").read()
+        own = {t["name"]: (t["line"], t.get("end", t["line"])) for t in ctags([rel], tree)}
+        hot = set().union(*[calls_in(text, own[f]) for f in functions if f in own])
+        for name in calls_in(text) - set(own):
+            if name in where:
+                path = _nearest(where[name], rel)
+                if path not in changed:
+                    s = score.setdefault(path, [0, 0])
+                    s[0] += name in hot
+                    s[1] += 1
+    ranked = sorted(score, key=lambda p: (-score[p][0], -score[p][1], p))
+    return ranked[:CONTEXT_CAP]
+
+
+# --- function line ranges, for the peers' reports --------------------------------------------
+
+_FUNC_MACRO = re.compile(r"[A-Z_]+_FUNC")
+
+
+def function_ranges(tree: str, rel: str, functions: list[str]) -> dict[str, list]:
+    """Line ranges of the commit's functions in one file: universal-ctags' definitions
+    (lighttpd's `URIHANDLER_FUNC(name)` headers named by their argument, as commits.json
+    names them), else a column-0 header and the next column-0 `}` (ctags loses track in
+    some #ifdef'd code)."""
+    path = os.path.join(tree, rel)
+    lines = open(path, errors="replace").read().split("\n")
+    out: dict[str, list] = {}
+    for t in ctags([rel], tree):
+        name = t["name"]
+        if _FUNC_MACRO.fullmatch(name) and t["line"] - 1 < len(lines):
+            m = re.search(r"_FUNC\s*\(\s*([A-Za-z_]\w*)", lines[t["line"] - 1])
+            name = m.group(1) if m else name
+        if name in functions:
+            out.setdefault(name, []).append([t["line"], t.get("end", t["line"])])
+    for fn in functions:
+        if fn not in out and (found := _header_ranges(lines, fn)):
+            out[fn] = found
+    return out
+
+
+def _header_ranges(lines: list[str], fn: str) -> list:
+    head = re.compile(r"^(?:[A-Za-z_][\w\s\*,()]*?[\s\*])?" + re.escape(fn) + r"\s*\(")
+    out = []
+    for i, line in enumerate(lines):
+        if line[:1].isspace() or line.startswith("#") or line.rstrip().endswith(";"):
+            continue
+        if head.match(line):
+            end = next((j for j in range(i + 1, len(lines)) if lines[j].startswith("}")), None)
+            if end is not None:
+                out.append([i + 1, end + 1])
+    return out
+
+

@@ -1,0 +1,133 @@
+"""What bench/fixes.py prints and keeps: a progress line per commit, tables per kind and per
+project (Saturn beside clang-14 and cppcheck), the commits that could not be analysed grouped by
+why, Saturn's misses, and bench/history/results.json — whose `cause` of each miss is written by
+a person and kept across runs."""
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections import Counter
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RESULTS = os.path.join(HERE, "history", "results.json")
+TOOLS = ("saturn", "clang", "cppcheck")
+
+
+def _mark(rec: dict, tool: str) -> str:
+    r = rec.get(tool)
+    if r is None:
+        return "n/a"
+    return ("found+gone" if r["gone"] else "found") if r["found"] else "-"
+
+
+def progress(rec: dict) -> str:
+    head = f"{rec['project']:15} {rec['commit'][:10]} {rec['kind']:14}"
+    if rec["status"] != "analysed":
+        return f"{head} {rec['status']}: {rec['reason'][:150]}"
+    marks = " ".join(f"{t}={_mark(rec, t):10}" for t in TOOLS)
+    return f"{head} {marks} {rec['seconds']:6.0f}s"
+
+
+def _pct(n: int, d: int) -> str:
+    return f"{n:3d} ({100 * n / d:3.0f}%)" if d else f"{n:3d}   (-) "
+
+
+def _row(label: str, recs: list[dict]) -> str:
+    done = [r for r in recs if r["status"] == "analysed"]
+    text = f"{label:16} {len(recs):7} {len(done):8}"
+    for tool in TOOLS:
+        ran = [r for r in done if r.get(tool)]
+        found = [r for r in ran if r[tool]["found"]]
+        gone = [r for r in found if r[tool]["gone"]]
+        went = [r for r in found if r[tool].get("went")]
+        text += f"   {_pct(len(found), len(ran))} {_pct(len(gone), len(found))} " \
+                f"{_pct(len(went), len(found))}"
+    return text
+
+
+HEAD = (f"{'':16} {'':7} {'':8}   {'saturn':^32}   {'clang-14':^32}   {'cppcheck':^32}\n"
+        f"{'':16} {'commits':>7} {'analysed':>8}" + "   found      gone       went      " * 3)
+
+
+def table(title: str, groups: dict[str, list[dict]], total: list[dict]) -> list[str]:
+    """found among the analysed commits (that tool ran on), gone among its found."""
+    out = [f"\n{title}", HEAD]
+    out += [_row(name, recs) for name, recs in sorted(groups.items())]
+    out.append(_row("all", total))
+    return out
+
+
+def reason_group(reason: str) -> str:
+    """A not-reproducible reason without the side, file names and positions: what to count."""
+    r = re.sub(r"^(parent|fix): ", "", reason)
+    r = re.sub(r"no compile command for \S+", "no compile command for the changed file", r)
+    r = re.sub(r"^\S+ skipped: \S+: ", "changed file skipped: ", r)
+    r = re.sub(r"'[^']*'|\"[^\"]*\"", "'…'", r)
+    return r[:110]
+
+
+def print_tables(records: list[dict], chosen: list[dict]) -> None:
+    by_kind: dict[str, list] = {}
+    by_project: dict[str, list] = {}
+    for r in records:
+        by_kind.setdefault(r["kind"], []).append(r)
+        by_project.setdefault(r["project"], []).append(r)
+    lines = table("Per kind: found = a report of the kind in a function the fix changed, at the "
+                  "parent; gone = none there at the fix; went = one of them is not there at the "
+                  "fix (the others stay); % of analysed, gone and went % of found",
+                  by_kind, records)
+    lines += table("Per project", by_project, records)
+    status = Counter(r["status"] for r in records)
+    lines.append("\nStatus: " + ", ".join(f"{n} {s}" for s, n in status.most_common()))
+    for st in ("not reproducible", "no configured build", "no history here"):
+        groups = Counter(reason_group(r["reason"]) for r in records if r["status"] == st)
+        for why, n in groups.most_common():
+            lines.append(f"  {st}: {n:3} × {why}")
+    lines += misses_listing(records, chosen)
+    print("\n".join(lines))
+
+
+def misses_listing(records: list[dict], chosen: list[dict]) -> list[str]:
+    fns = {c["commit"]: c["functions"] for c in chosen}
+    causes = {r["commit"]: r.get("cause", "") for r in load_old()}
+    out = ["\nSaturn's misses (analysed, no report of the kind in a changed function at the "
+           "parent):"]
+    for r in records:
+        if is_miss(r):
+            cause = causes.get(r["commit"], "")
+            unseen = r.get("fix_compiled", "").startswith("0/")
+            out.append(f"  {r['commit'][:10]} {r['project']:15} {r['kind']:14} "
+                       f"{','.join(fns.get(r['commit'], []))[:60]}"
+                       + (" [the fixed lines are not compiled here]" if unseen else "")
+                       + (f"  — {cause}" if cause else ""))
+    return out
+
+
+def is_miss(rec: dict) -> bool:
+    return rec["status"] == "analysed" and not rec.get("saturn", {}).get("found", True)
+
+
+def load_old() -> list[dict]:
+    try:
+        return json.load(open(RESULTS))
+    except (OSError, ValueError):
+        return []
+
+
+def write_results(records: list[dict]) -> None:
+    """bench/history/results.json: this run's records and the old file's for the commits not
+    run now; a miss keeps the non-empty cause the old file had for it, a new miss gets ""."""
+    old = {r["commit"]: r for r in load_old()}
+    merged = dict(old)
+    for r in records:
+        rec = dict(r)
+        rec.pop("cause", None)
+        if is_miss(rec):
+            rec["cause"] = old.get(r["commit"], {}).get("cause", "") or ""
+        merged[r["commit"]] = rec
+    doc = sorted(merged.values(), key=lambda r: (r["project"], r["commit"]))
+    with open(RESULTS + ".tmp", "w") as fh:
+        json.dump(doc, fh, indent=1, sort_keys=True)
+        fh.write("\n")
+    os.replace(RESULTS + ".tmp", RESULTS)
