@@ -5,7 +5,7 @@ Gaps closed here (pycparserext 2026.1 on pycparser 3.11): ``__extension__`` insi
 left out (a TernaryOp whose ``iftrue`` is None), ``__label__`` declarations, ``__auto_type``
 (a type name resolved from the initializer by the lowering), ``__attribute__((...));`` as a
 statement, parenthesised statement expressions after ``__extension__``, attributes of
-enumerators, ``_Static_assert`` among members, ``asm goto``'s labels, and GNU nested functions
+enumerators, ``_Static_assert`` among members, ``asm goto``'s labels, `[*n]` array dimensions, and GNU nested functions
 (a FuncDef inside a block: the lowering makes the function holding it incomplete). The lexer
 (gnu_lexer.py) takes C23's spellings.
 """
@@ -206,6 +206,17 @@ class SaturnParser(GnuCParser):
         # __CHECKER__) before a later declarator of a list is dropped.
         self._parse_attributes_opt()
         return super()._parse_init_declarator(id_only=id_only)
+
+    def _parse_array_decl_common(self, base_type, coord=None):
+        # `[*n]` is a dimension expression, not the `[*]` of an unspecified VLA, which the
+        # base parser takes it for (brotli's `decoded_buffer[*decoded_size]`).
+        if self._peek_type(2) == "TIMES" and self._peek_type(3) != "RBRACKET":
+            lbrack = self._expect("LBRACKET")
+            dim = self._parse_assignment_expression()
+            self._expect("RBRACKET")
+            return c_ast.ArrayDecl(type=base_type, dim=dim, dim_quals=[],
+                                   coord=coord or self._tok_coord(lbrack))
+        return super()._parse_array_decl_common(base_type, coord)
 
     def _parse_enumerator(self):
         # `A __attribute__((deprecated)) = 1,`: an enumerator's attributes are dropped.

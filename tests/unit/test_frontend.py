@@ -73,6 +73,8 @@ GNU_CONSTRUCTS = {
                     "static_assert(1, \"k\"); alignas(8) int a = k; return b && !p && a && !false; }",
     "c23_literals": "unsigned f(void) { return 0b1010 + 1'000'000 + 0xFF'FFu + 0'17; }",
     "own_bool_typedef": "typedef unsigned char bool; bool f(bool b) { return b; }",
+    "array_dimension_deref": "int f(unsigned long *n, unsigned char b[*n]); "
+                             "int g(int n, char b[*]); int h(int *n, int (*m)[*n + 1]);",
     "nested_function": "int f(int x) { int g(int y) { return x + y; } return g(1); }",
 }
 
