@@ -230,9 +230,9 @@ def main() -> int:
               file=sys.stderr, flush=True)
         results.append(check(p, args.jobs, not args.no_peers, prev))
         print(row(results[-1]), file=sys.stderr, flush=True)
+        if not args.prepare_only:   # after each project, so that a stopped run keeps them
+            write(results, old, args)
     report(results, args)
-    if not args.prepare_only:
-        write(results, old, args)
     return 1 if any("error" in r or "error" in r.get("saturn", {}) for r in results) else 0
 
 

@@ -204,23 +204,30 @@ def _descriptors_in(ctx, data, value) -> list:
     return [(h, lit) for h, lit in found if lit != FALSE]
 
 
-def _when_lit_at(ctx, when, exit_state) -> int:
+def _exit_result(ctx, exit_state):
+    """The function's result at the exit, where it is an integer or a pointer."""
     rv = ctx.fn.rv
-    ret = ctx.exit_value(rv, exit_state) if rv is not None and isinstance(rv.type, T.IntT) \
-        else None
-    return when_lit(ctx, when, ret)
+    if rv is None or not isinstance(rv.type, (T.IntT, T.PtrT)):
+        return None
+    return ctx.exit_value(rv, exit_state)
 
 
-# What the return value says about new memory handed out through a parameter.
-WHEN = ("ret==0", "ret>=0", "ret!=0")   # the strongest first
+def _when_lit_at(ctx, when, exit_state) -> int:
+    return when_lit(ctx, when, _exit_result(ctx, exit_state))
+
+
+# What the return value says about new memory handed out through a parameter, the strongest
+# first. For a pointer result, "ret!=0" is non-null (a reader that returns NULL when it
+# allocated nothing: `if (!read_string(p, &value)) return;` leaks nothing).
+WHEN = ("ret==0", "ret>=0", "ret!=0")
+POINTER_WHEN = ("ret==0", "ret!=0")
 
 
 def _when(ctx, g, valid, exit_state) -> str:
-    rv = ctx.fn.rv
-    if rv is None or not isinstance(rv.type, T.IntT):
+    ret = _exit_result(ctx, exit_state)
+    if ret is None:
         return "always"
-    ret = ctx.exit_value(rv, exit_state)
-    for when in WHEN:
+    for when in POINTER_WHEN if isinstance(ctx.fn.rv.type, T.PtrT) else WHEN:
         if not ctx.can(g, valid, -when_lit(ctx, when, ret)):
             return when
     return "always"
@@ -229,6 +236,11 @@ def _when(ctx, g, valid, exit_state) -> str:
 def when_lit(ctx, when, ret) -> int:
     if when == "always" or ret is None:
         return 1
+    if not hasattr(ret, "bits"):   # a pointer: "ret!=0" is non-null
+        if when == "ret>=0":
+            return 1
+        nonnull = ctx.truth(ret)
+        return -nonnull if when == "ret==0" else nonnull
     if when == "ret>=0":
         return -ret.bits[-1] if ret.signed else 1
     zero = equals_const(ctx.c, ret, 0)
