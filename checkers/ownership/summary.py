@@ -212,28 +212,48 @@ def _exit_result(ctx, exit_state):
     return ctx.exit_value(rv, exit_state)
 
 
+def _int_params(ctx) -> dict:
+    """index -> entry value of the integer parameters (what a condition may name)."""
+    return {p.index: v for p in ctx.fn.params[:MAX_PARAM_CONDITIONS]
+            if isinstance(p.type, T.IntT) and (v := ctx.param_value(p)) is not None}
+
+
 def _when_lit_at(ctx, when, exit_state) -> int:
-    return when_lit(ctx, when, _exit_result(ctx, exit_state))
+    return when_lit(ctx, when, _exit_result(ctx, exit_state), _int_params(ctx))
 
 
-# What the return value says about new memory handed out through a parameter, the strongest
-# first. For a pointer result, "ret!=0" is non-null (a reader that returns NULL when it
-# allocated nothing: `if (!read_string(p, &value)) return;` leaks nothing).
+# What the result and the integer parameters say about new memory handed out through a
+# parameter: a conjunction of conditions, "always" for none. Of the result's, the strongest
+# first; for a pointer result, "ret!=0" is non-null (a reader that returns NULL having
+# allocated nothing: `if (!read_string(p, &value)) return;` leaks nothing). "paramK!=0": a
+# setter that copies K bytes only when there are some (`set_params(attr, NULL, 0)` allocates
+# nothing).
 WHEN = ("ret==0", "ret>=0", "ret!=0")
 POINTER_WHEN = ("ret==0", "ret!=0")
+MAX_PARAM_CONDITIONS = 8
 
 
 def _when(ctx, g, valid, exit_state) -> str:
-    ret = _exit_result(ctx, exit_state)
-    if ret is None:
-        return "always"
-    for when in POINTER_WHEN if isinstance(ctx.fn.rv.type, T.PtrT) else WHEN:
-        if not ctx.can(g, valid, -when_lit(ctx, when, ret)):
-            return when
-    return "always"
+    ret, conds = _exit_result(ctx, exit_state), []
+    if ret is not None:
+        for when in POINTER_WHEN if isinstance(ctx.fn.rv.type, T.PtrT) else WHEN:
+            if not ctx.can(g, valid, -when_lit(ctx, when, ret)):
+                conds.append(when)
+                break
+    for i, value in sorted(_int_params(ctx).items()):
+        if not ctx.can(g, valid, equals_const(ctx.c, value, 0)):
+            conds.append(f"param{i}!=0")
+    return " and ".join(conds) or "always"
 
 
-def when_lit(ctx, when, ret) -> int:
+def when_lit(ctx, when, ret, params=None) -> int:
+    """The literal of a condition `_when` gave, with the result `ret` and the integer
+    arguments `params` (index -> value) of this call or exit."""
+    if " and " in when:
+        return ctx.c.AND_all([when_lit(ctx, w, ret, params) for w in when.split(" and ")])
+    if when.startswith("param"):
+        value = (params or {}).get(int(when[5:].split("!")[0]))
+        return -equals_const(ctx.c, value, 0) if hasattr(value, "bits") else 1
     if when == "always" or ret is None:
         return 1
     if not hasattr(ret, "bits"):   # a pointer: "ret!=0" is non-null
@@ -369,7 +389,7 @@ def apply(ctx, checker, call, summary, escapees, args, st, held=None) -> None:
             ctx.store(call.lv, ctx.pointer(pairs), st)
     ret = ctx.load(call.lv, st) if call.lv is not None else None
     for i, when, *flags in summary.get("out_alloc", []):
-        valid = ctx.c.AND(ctx.c.new_var(), when_lit(ctx, when, ret))
+        valid = ctx.c.AND(ctx.c.new_var(), when_lit(ctx, when, ret, dict(enumerate(args))))
         if "if-null" in flags:
             for slot, g, before in held.get(i, []):
                 # The callee left a non-null *param as it was: give the old block back.
@@ -381,7 +401,7 @@ def apply(ctx, checker, call, summary, escapees, args, st, held=None) -> None:
             continue
         checker.give_out(ctx, st, call, name, checker.slots(ctx, st, args, i), valid)
     for i, steps, when in summary.get("field_alloc", []):
-        valid = ctx.c.AND(ctx.c.new_var(), when_lit(ctx, when, ret))
+        valid = ctx.c.AND(ctx.c.new_var(), when_lit(ctx, when, ret, dict(enumerate(args))))
         slots = ctx.resolve([["param", i], ["deref"]] + steps, args, ret, st)
         checker.give_out(ctx, st, call, name, slots, valid)
 
