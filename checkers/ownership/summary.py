@@ -223,11 +223,10 @@ def _when_lit_at(ctx, when, exit_state) -> int:
 
 
 # What the result and the integer parameters say about new memory handed out through a
-# parameter: a conjunction of conditions, "always" for none. Of the result's, the strongest
-# first; for a pointer result, "ret!=0" is non-null (a reader that returns NULL having
-# allocated nothing: `if (!read_string(p, &value)) return;` leaks nothing). "paramK!=0": a
-# setter that copies K bytes only when there are some (`set_params(attr, NULL, 0)` allocates
-# nothing).
+# parameter: a conjunction of conditions, "always" for none. For a pointer result, "ret!=0"
+# is non-null (a reader that returns NULL having allocated nothing: `if (!read_string(p,
+# &value)) return;` leaks nothing). "paramK!=0": a setter that copies K bytes only when there
+# are some (`set_params(attr, NULL, 0)` allocates nothing).
 WHEN = ("ret==0", "ret>=0", "ret!=0")
 POINTER_WHEN = ("ret==0", "ret!=0")
 MAX_PARAM_CONDITIONS = 8
@@ -238,8 +237,9 @@ def _when(ctx, g, valid, exit_state) -> str:
     if ret is not None:
         for when in POINTER_WHEN if isinstance(ctx.fn.rv.type, T.PtrT) else WHEN:
             if not ctx.can(g, valid, -when_lit(ctx, when, ret)):
-                conds.append(when)
-                break
+                conds.append(when)   # "ret>=0 and ret!=0": libyaml's 1 for success
+                if when == "ret==0":
+                    break
     for i, value in sorted(_int_params(ctx).items()):
         if not ctx.can(g, valid, equals_const(ctx.c, value, 0)):
             conds.append(f"param{i}!=0")

@@ -1,4 +1,4 @@
-/* A reader that hands out a block through a parameter and says so by returning non-null
+/* What a result says about the memory handed out. A reader that hands out a block through a parameter and says so by returning non-null
  * (mosquitto's property readers): when it returns NULL it allocated nothing, so a caller that
  * returns on NULL leaks nothing; one that drops the block it got on success leaks it. */
 #include <stdlib.h>
@@ -33,4 +33,27 @@ int bad_length(const struct prop *props) {
     if (read_string(props, 3, &name) == NULL)   // expect: memory.leak
         return 0;
     return (int)strlen(name);
+}
+
+/* One for success, zero for failure (libyaml's convention): "ret>=0" holds either way, so the
+ * summary must say "ret!=0" too. */
+static int process(int bad, char **out) {
+    char *v = malloc(8);
+    if (!v)
+        return 0;
+    if (bad) {
+        free(v);
+        return 0;
+    }
+    *out = v;
+    return 1;
+}
+// expect-summary: process: leak: not an allocator; new memory through *param1 if ret>=0 and ret!=0
+
+int ok_on_failure(int bad) {
+    char *v = NULL;
+    if (!process(bad, &v))
+        return 0;
+    free(v);
+    return 1;
 }
