@@ -1,5 +1,5 @@
-/* What a result says about the memory handed out. A reader that hands out a block through a parameter and says so by returning non-null
- * (mosquitto's property readers): when it returns NULL it allocated nothing, so a caller that
+/* What a result says about the memory handed out. A reader that hands out a block through a
+ * parameter and says so by returning non-null (mosquitto's property readers): when it returns NULL it allocated nothing, so a caller that
  * returns on NULL leaks nothing; one that drops the block it got on success leaks it. */
 #include <stdlib.h>
 #include <string.h>
