@@ -46,6 +46,7 @@ class LockData:
         self.read_again: list = []  # (addr uid, lit, coord, first, text): NOTE [read-again]
         self.tracked: set = set()   # addr uids taken by lockdep-tracked calls: NOTE [lock-classes]
         self.direct: set = set()    # addr uids of its own lock operations: NOTE [vague-callees]
+        self.certain: set = set()   # ... and of locks callees change with certain summaries
         self.class_index: dict = {}  # lock class -> {uid: lock} (lock_class._of_class)
         self.indexed = 0            # how many of `locks` are in class_index
 

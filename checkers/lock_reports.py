@@ -176,8 +176,9 @@ def _issue(ctx, checker, data, uid, obj, lit, coord, kind, text) -> None:
 
 def _type_b(ctx, checker, data, uid, lk, exit_state, summary) -> None:
     rows = lk["transitions"]
-    if lk.get("constructor") or reported_by_callee(rows) or uid not in data.direct:
-        return   # a lock only callees operate on: their ambiguity (NOTE [vague-callees])
+    if lk.get("constructor") or reported_by_callee(rows) or \
+            uid not in data.direct | data.certain:
+        return   # a lock only vague callees operate on: their ambiguity (NOTE [vague-callees])
     groups = {}
     for ins, s, outs, s2, _ in rows:
         groups.setdefault((tuple(ins), s, tuple(outs)), set()).add(s2)

@@ -1,4 +1,3 @@
-// saturn-xfail: an ambiguous exit is reported only for a lock the function operates on itself (NOTE [vague-callees]); one taken only through a wrapper under a condition is missed
 #include <pthread.h>
 pthread_mutex_t m;
 int ready(void);
