@@ -7,6 +7,7 @@ from __future__ import annotations
 from ..ir import nodes as N
 from ..ir import types as T
 from ..memory import gls
+from ..logic.circuit import FALSE
 from ..memory.gls import GLS
 from ..memory.locations import child
 from . import results
@@ -39,16 +40,19 @@ def default_call(ev, call: N.Call, args: list, st) -> None:
     effect = "none" if call.callee == N.ASM_CALL else ev.library_effects.get(name)
     if effect == "none":
         return
-    pointed = [loc for v in args if isinstance(v, GLS) for loc, _ in v.entries
+    pointed = [(loc, g) for v in args if isinstance(v, GLS) for loc, g in v.entries
                if loc is not None]
     if effect == "args":
         # A library function writes what its arguments point to (`snprintf(info->fix.id,
-        # ..)` writes that array, not the rest of *info), and overwrites it for real.
+        # ..)` writes that array, not the rest of *info), and overwrites it for real: where
+        # the argument points there (`free(a)` with `a` one of a list's nodes by the path
+        # taken leaves the other nodes as they were).
         for obj in list(st.store):
-            if _under(obj, pointed):
-                st.store[obj] = ev.fresh_value(obj.type, obj.display)
+            g = _under(ev.c, obj, pointed)
+            if g != FALSE:
+                ev.store_obj(obj, ev.fresh_value(obj.type, obj.display), g, st)
         return
-    roots = {loc.root for loc in pointed}
+    roots = {loc.root for loc, _ in pointed}
     callee_file = ev.program_function_file(call.callee)
     for obj in list(st.store):   # NOTE [forgotten-values]: a function we know nothing of
         root = obj.root
@@ -63,15 +67,16 @@ RETURNS_ARG = {name: 0 for base in ("memcpy", "memmove", "memset", "strcpy", "st
                             f"__builtin___{base}_chk")}
 
 
-def _under(obj, locs) -> bool:
-    """`obj` is one of `locs`, or a part of one: inside an object at the same address that is
-    no larger (a view of the block; not the struct whose first member was pointed to)."""
-    cur = obj
+def _under(c, obj, locs) -> int:
+    """Where `obj` is one of the (location, guard) pairs `locs`, or a part of one: inside an
+    object at the same address that is no larger (a view of the block; not the struct whose
+    first member was pointed to)."""
+    found, cur = [], obj
     while cur is not None:
-        if any(cur is loc or (cur.addr is loc.addr and _size(cur) <= _size(loc)) for loc in locs):
-            return True
+        found += [g for loc, g in locs
+                  if cur is loc or (cur.addr is loc.addr and _size(cur) <= _size(loc))]
         cur = cur.parent
-    return False
+    return c.OR_all(found) if found else FALSE
 
 
 def _size(obj) -> float:
