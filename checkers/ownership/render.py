@@ -10,7 +10,9 @@ from saturn.report.paths import render_steps
 def summary_lines(name: str, thing: str, summary: dict, failure: str = "null") -> list[str]:
     parts = []
     if summary.get("allocator"):
-        parts.append(f"allocator (returns new {thing} or {failure})")
+        when = summary.get("allocator_when")
+        parts.append(f"allocator (returns new {thing} or {failure})" +
+                     (f", new only if {when}" if when else ""))
     elif summary.get("returns_param") is not None:
         parts.append(f"returns param{summary['returns_param']} or null")
     else:

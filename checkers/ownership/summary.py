@@ -14,7 +14,7 @@ from __future__ import annotations
 from saturn.checker import FALSE, callee_summary, equals_const, less_than, same_int
 from saturn.ir import types as T
 
-from . import handles
+from . import conditions, handles
 from .escape import POINTER_HOPS, EscapeRules
 
 RET = ("ret", None)
@@ -32,14 +32,14 @@ def infer(ctx, checker, exit_state) -> dict:
     data = ctx.data[checker.name]
     rules = EscapeRules(ctx, data, exit_state)
     g = ctx.lit(exit_state.guard)
-    rv = ctx.fn.rv
+    rv, view = ctx.fn.rv, conditions.ExitView(ctx, exit_state)
     if rv is not None and isinstance(rv.type, T.PtrT):
-        _result(ctx, data, rules, g, ctx.exit_value(rv, exit_state), summary)
+        _result(ctx, data, rules, g, view, summary)
     elif rv is not None and isinstance(rv.type, T.IntT) and data.handles.new(data):
         summary["allocator"] = _descriptor_result(ctx, data, rules, g,
                                                   ctx.exit_value(rv, exit_state))
-    summary["out_alloc"] = _out_allocs(ctx, checker, data, rules, g, exit_state)
-    summary["field_alloc"] = _field_allocs(ctx, data, rules, g, exit_state)
+    summary["out_alloc"] = _out_allocs(ctx, checker, data, rules, g, view)
+    summary["field_alloc"] = _field_allocs(ctx, data, rules, g, view)
     summary["escapees"] = _escapees(ctx, checker, rules, g, summary["returns_param"])
     if checker.has_descriptors():
         values = _values(ctx, data, rules, g)
@@ -94,8 +94,8 @@ def _copied_params(ctx, rules):
     return list(dict.fromkeys(out))
 
 
-def _result(ctx, data, rules, g, rv, summary) -> None:
-    locs = ctx.locations(rv)
+def _result(ctx, data, rules, g, view, summary) -> None:
+    locs = ctx.locations(view.ret)
     new = [(loc, gl) for loc, gl in locs if loc.root in data.new_locs]
     # Error pointers are failures, as null is (NOTE [error-pointers]).
     other = [(loc, gl) for loc, gl in locs if loc.root not in data.new_locs and loc.origin != "int"]
@@ -106,6 +106,10 @@ def _result(ctx, data, rules, g, rv, summary) -> None:
                for loc, gl in new):
             summary["allocator"] = True
             summary["fields"] = _owned_fields(ctx, data, rules, g, {loc.root for loc, _ in new})
+            made = ctx.c.OR_all(ctx.c.AND(gl, data.new_locs[loc.root][0]) for loc, gl in new)
+            when = conditions.find(ctx, g, made, view, result=False)
+            if when != "always":   # jq's sort_items: a block only where *too_deep == 0
+                summary["allocator_when"] = when
         return
     if not new and other:
         params = {tuple(map(tuple, ctx.interface_steps(loc) or [])) for loc, _ in other}
@@ -138,8 +142,8 @@ def _relative(obj) -> list:
     return steps[::-1]
 
 
-def _out_allocs(ctx, checker, data, rules, g, exit_state) -> list:
-    out = []
+def _out_allocs(ctx, checker, data, rules, g, view) -> list:
+    out, exit_state = [], view.st
     for p in ctx.fn.params:
         target = p.type.target if isinstance(p.type, T.PtrT) else None
         descriptor = isinstance(target, T.IntT) and checker.has_descriptors() and \
@@ -158,13 +162,13 @@ def _out_allocs(ctx, checker, data, rules, g, exit_state) -> list:
                 # again with the block it got the first time).
                 held = ctx.input_value(slot)
                 only_if_null = held is not None and not ctx.can(g, valid, ctx.truth(held))
-                out.append([p.index, _when(ctx, g, valid, exit_state)] +
+                out.append([p.index, conditions.find(ctx, g, valid, view)] +
                            (["if-null"] if only_if_null else []))
                 break
     return out
 
 
-def _field_allocs(ctx, data, rules, g, exit_state) -> list:
+def _field_allocs(ctx, data, rules, g, view) -> list:
     """[param index, [["field", name]], when] for each pointer field of a struct a parameter
     points to that holds new memory at the exit, kept by nothing but that field, and holds
     nothing else (new memory or null) wherever `when` holds: a helper that fills the field on
@@ -177,7 +181,7 @@ def _field_allocs(ctx, data, rules, g, exit_state) -> list:
     for i, p in sorted(params.items()):
         initial = ctx.param_value(p)
         objects = {slot for slot, _ in ctx.locations(initial)} if initial is not None else set()
-        for obj, value in sorted(ctx.pointer_slots(exit_state), key=lambda ov: ov[0].uid):
+        for obj, value in sorted(ctx.pointer_slots(view.st), key=lambda ov: ov[0].uid):
             if obj.parent not in objects or not isinstance(obj.step, str):
                 continue
             held = ctx.locations(value)
@@ -186,8 +190,8 @@ def _field_allocs(ctx, data, rules, g, exit_state) -> list:
             route = frozenset({("param", i)})
             if new and all(not ctx.can(g, gl, rules.escaped(loc.root, route)) for loc, gl in new):
                 valid = ctx.c.OR_all(ctx.c.AND(gl, data.new_locs[loc.root][0]) for loc, gl in new)
-                when = _when(ctx, g, valid, exit_state)
-                if ctx.can(g, _when_lit_at(ctx, when, exit_state), other):
+                when = conditions.find(ctx, g, valid, view)
+                if ctx.can(g, conditions.lit(ctx, when, view), other):
                     continue
                 entry = [i, [["field", obj.step]], when]
                 if entry not in out:
@@ -202,69 +206,6 @@ def _descriptors_in(ctx, data, value) -> list:
     found = [(h, ctx.c.AND(same_int(ctx.c, value, v), data.new_locs[h][0]))
              for h, v in data.handles.new(data)]
     return [(h, lit) for h, lit in found if lit != FALSE]
-
-
-def _exit_result(ctx, exit_state):
-    """The function's result at the exit, where it is an integer or a pointer."""
-    rv = ctx.fn.rv
-    if rv is None or not isinstance(rv.type, (T.IntT, T.PtrT)):
-        return None
-    return ctx.exit_value(rv, exit_state)
-
-
-def _int_params(ctx) -> dict:
-    """index -> entry value of the integer parameters (what a condition may name)."""
-    return {p.index: v for p in ctx.fn.params[:MAX_PARAM_CONDITIONS]
-            if isinstance(p.type, T.IntT) and (v := ctx.param_value(p)) is not None}
-
-
-def _when_lit_at(ctx, when, exit_state) -> int:
-    return when_lit(ctx, when, _exit_result(ctx, exit_state), _int_params(ctx))
-
-
-# What the result and the integer parameters say about new memory handed out through a
-# parameter: a conjunction of conditions, "always" for none. For a pointer result, "ret!=0"
-# is non-null (a reader that returns NULL having allocated nothing: `if (!read_string(p,
-# &value)) return;` leaks nothing). "paramK!=0": a setter that copies K bytes only when there
-# are some (`set_params(attr, NULL, 0)` allocates nothing).
-WHEN = ("ret==0", "ret>=0", "ret!=0")
-POINTER_WHEN = ("ret==0", "ret!=0")
-MAX_PARAM_CONDITIONS = 8
-
-
-def _when(ctx, g, valid, exit_state) -> str:
-    ret, conds = _exit_result(ctx, exit_state), []
-    if ret is not None:
-        for when in POINTER_WHEN if isinstance(ctx.fn.rv.type, T.PtrT) else WHEN:
-            if not ctx.can(g, valid, -when_lit(ctx, when, ret)):
-                conds.append(when)   # "ret>=0 and ret!=0": libyaml's 1 for success
-                if when == "ret==0":
-                    break
-    for i, value in sorted(_int_params(ctx).items()):
-        if not ctx.can(g, valid, equals_const(ctx.c, value, 0)):
-            conds.append(f"param{i}!=0")
-    return " and ".join(conds) or "always"
-
-
-def when_lit(ctx, when, ret, params=None) -> int:
-    """The literal of a condition `_when` gave, with the result `ret` and the integer
-    arguments `params` (index -> value) of this call or exit."""
-    if " and " in when:
-        return ctx.c.AND_all([when_lit(ctx, w, ret, params) for w in when.split(" and ")])
-    if when.startswith("param"):
-        value = (params or {}).get(int(when[5:].split("!")[0]))
-        return -equals_const(ctx.c, value, 0) if hasattr(value, "bits") else 1
-    if when == "always" or ret is None:
-        return 1
-    if not hasattr(ret, "bits"):   # a pointer: "ret!=0" is non-null
-        if when == "ret>=0":
-            return 1
-        nonnull = ctx.truth(ret)
-        return -nonnull if when == "ret==0" else nonnull
-    if when == "ret>=0":
-        return -ret.bits[-1] if ret.signed else 1
-    zero = equals_const(ctx.c, ret, 0)
-    return zero if when == "ret==0" else -zero
 
 
 def _escapees(ctx, checker, rules, g, returned=None) -> list:
@@ -370,8 +311,11 @@ def apply(ctx, checker, call, summary, escapees, args, st, held=None) -> None:
         value, _ = checker.acquire(ctx, st, call.coord, name, call.text, call.ret)
         ctx.store(call.lv, value, st)
     elif summary.get("allocator") and call.lv is not None:
-        obj, v = checker.allocate(ctx, st, call.coord, name, call.text,
-                                  _sized(ctx, call, args))
+        valid = _sized(ctx, call, args)
+        if summary.get("allocator_when"):
+            valid = ctx.c.AND(valid or ctx.c.new_var(), conditions.lit(
+                ctx, summary["allocator_when"], conditions.CallView(ctx, None, args, st)))
+        obj, v = checker.allocate(ctx, st, call.coord, name, call.text, valid)
         ctx.store(call.lv, ctx.pointer([(obj, v), (None, -v)]), st)
         typed = ctx.pointer([(ctx.view(obj, getattr(call.lv.type, "target", None)), v)])
         for steps in summary.get("fields", []):
@@ -388,8 +332,9 @@ def apply(ctx, checker, call, summary, escapees, args, st, held=None) -> None:
             pairs = [(loc, ctx.c.AND(pick, g)) for loc, g in args[i].entries] + [(None, -pick)]
             ctx.store(call.lv, ctx.pointer(pairs), st)
     ret = ctx.load(call.lv, st) if call.lv is not None else None
+    after = conditions.CallView(ctx, ret, args, st)
     for i, when, *flags in summary.get("out_alloc", []):
-        valid = ctx.c.AND(ctx.c.new_var(), when_lit(ctx, when, ret, dict(enumerate(args))))
+        valid = ctx.c.AND(ctx.c.new_var(), conditions.lit(ctx, when, after))
         if "if-null" in flags:
             for slot, g, before in held.get(i, []):
                 # The callee left a non-null *param as it was: give the old block back.
@@ -401,7 +346,7 @@ def apply(ctx, checker, call, summary, escapees, args, st, held=None) -> None:
             continue
         checker.give_out(ctx, st, call, name, checker.slots(ctx, st, args, i), valid)
     for i, steps, when in summary.get("field_alloc", []):
-        valid = ctx.c.AND(ctx.c.new_var(), when_lit(ctx, when, ret, dict(enumerate(args))))
+        valid = ctx.c.AND(ctx.c.new_var(), conditions.lit(ctx, when, after))
         slots = ctx.resolve([["param", i], ["deref"]] + steps, args, ret, st)
         checker.give_out(ctx, st, call, name, slots, valid)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from saturn.checker import TRUE, Checker, FiniteState, set_summary, short_name
 from saturn.ir import types as T
 
-from . import handles, render, report, summary as summaries
+from . import conditions, handles, render, report, summary as summaries
 from .escape import ESCAPED
 from .memory import CHECKS_ONLY, released
 
@@ -211,7 +211,7 @@ class OwnershipChecker(Checker):
             return
         if name in self.out_acquires:
             i, when, *count = self.out_acquires[name]
-            valid = summaries.when_lit(ctx, when, ret)
+            valid = conditions.lit(ctx, when, conditions.CallView(ctx, ret, args, st))
             if when == "always":  # getline reallocates the buffer it is given
                 self.escape(ctx, st, held, call.coord, f"'{text}' reallocates the block")
             slots = self.slots(ctx, st, args, i)

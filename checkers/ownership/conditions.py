@@ -1,0 +1,150 @@
+"""When a function hands out new memory: the conditions of an ownership summary.
+
+A condition is a conjunction of atoms joined by " and ", or "always". Each atom is a fact the
+caller can see after the call, implied wherever the function hands the block out:
+
+- the result: "ret==0", "ret>=0", "ret!=0" (for a pointer result, "ret!=0" is non-null: a
+  reader that returns NULL having allocated nothing, `if (!read_string(p, &v)) return;`);
+- an integer parameter: "param3!=0" (a setter that copies only when given some bytes:
+  `set_params(attr, NULL, 0)` allocates nothing);
+- an integer the function leaves behind a pointer parameter: "*param2==0",
+  "(*param2).alloced!=0" (a flag set exactly when it allocates, which the caller tests before
+  freeing: lmdb's `mn_alloced`, jq's `too_deep`).
+
+`find` asks the solver which atoms hold at the exit; `lit` makes an atom's literal at the exit
+(`ExitView`) or after a call (`CallView`).
+"""
+from __future__ import annotations
+
+import re
+
+from saturn.checker import equals_const
+from saturn.ir import types as T
+
+RESULT_ATOMS = ("ret==0", "ret>=0", "ret!=0")   # the strongest first
+POINTER_RESULT_ATOMS = ("ret==0", "ret!=0")
+MAX_CANDIDATES = 8     # integer parameters and out-integers tried per condition
+_ATOM = re.compile(r"^(?:\(\*param(\d+)\)\.(\w+)|\*param(\d+)|param(\d+)|ret)(==0|!=0|>=0)$")
+
+
+class ExitView:
+    """The function's own values at an exit: its result, integer parameters, out-integers."""
+
+    def __init__(self, ctx, exit_state):
+        self.ctx, self.st = ctx, exit_state
+        rv = ctx.fn.rv
+        self.ret = ctx.exit_value(rv, exit_state) if rv is not None and \
+            isinstance(rv.type, (T.IntT, T.PtrT)) else None
+        self._outs = None
+
+    def param(self, i):
+        p = next((p for p in self.ctx.fn.params if p.index == i), None)
+        return self.ctx.param_value(p) if p is not None and isinstance(p.type, T.IntT) else None
+
+    def out(self, i, field):
+        """[(value, guard)] of `*param_i` (or its member `field`) at the exit."""
+        return [(v, 1) for name, v in self.outs() if name == _out_name(i, field)]
+
+    def outs(self) -> list:
+        """(atom name, exit value) of the integers behind the pointer parameters that the
+        function wrote, the first few."""
+        if self._outs is None:
+            self._outs = _out_values(self.ctx, self.st)[:MAX_CANDIDATES]
+        return self._outs
+
+
+class CallView:
+    """A call's values, after it: its result, arguments, and what its out-pointers hold."""
+
+    def __init__(self, ctx, ret, args, st):
+        self.ctx, self.ret, self.args, self.st = ctx, ret, args, st
+
+    def param(self, i):
+        return self.args[i] if i < len(self.args) else None
+
+    def out(self, i, field):
+        steps = [["param", i], ["deref"]] + ([["field", field]] if field else [])
+        return [(self.ctx.read(obj, self.st), g)
+                for obj, g in self.ctx.resolve(steps, self.args, None, self.st)]
+
+
+def find(ctx, g, valid, view: ExitView, result=True) -> str:
+    """The atoms that hold wherever `valid` does on the exit `g`, as a condition (`result`:
+    whether the result may be one; not for an allocator's own result)."""
+    conds = []
+    if result and view.ret is not None:
+        pointer = isinstance(ctx.fn.rv.type, T.PtrT)
+        for atom in POINTER_RESULT_ATOMS if pointer else RESULT_ATOMS:
+            if not ctx.can(g, valid, -lit(ctx, atom, view)):
+                conds.append(atom)   # "ret>=0 and ret!=0": libyaml's 1 for success
+                if atom == "ret==0":
+                    break
+    ints = [p.index for p in ctx.fn.params if isinstance(p.type, T.IntT)][:MAX_CANDIDATES]
+    for i in ints:
+        value = view.param(i)
+        if value is not None and not ctx.can(g, valid, equals_const(ctx.c, value, 0)):
+            conds.append(f"param{i}!=0")
+    for name, value in view.outs():
+        zero = equals_const(ctx.c, value, 0)
+        if not ctx.can(g, valid, zero):
+            conds.append(f"{name}!=0")
+        elif not ctx.can(g, valid, -zero):
+            conds.append(f"{name}==0")
+    return " and ".join(conds) or "always"
+
+
+def lit(ctx, when: str, view) -> int:
+    """The literal of a condition `find` gave, with the values of `view`."""
+    if when == "always":
+        return 1
+    if " and " in when:
+        return ctx.c.AND_all([lit(ctx, atom, view) for atom in when.split(" and ")])
+    m = _ATOM.match(when)
+    if m is None:
+        return 1
+    field_param, field, out_param, param, op = m.groups()
+    if param is not None:
+        value = view.param(int(param))
+        return -equals_const(ctx.c, value, 0) if hasattr(value, "bits") else 1
+    if field_param is not None or out_param is not None:
+        i = int(field_param if field_param is not None else out_param)
+        held = [(v, g) for v, g in view.out(i, field) if hasattr(v, "bits")]
+        if not held:
+            return 1
+        zero = ctx.c.OR_all(ctx.c.AND(g, equals_const(ctx.c, v, 0)) for v, g in held)
+        return zero if op == "==0" else -zero
+    return _result_lit(ctx, when, view.ret)
+
+
+def _result_lit(ctx, when, ret) -> int:
+    if ret is None:
+        return 1
+    if not hasattr(ret, "bits"):   # a pointer: "ret!=0" is non-null
+        if when == "ret>=0":
+            return 1
+        nonnull = ctx.truth(ret)
+        return -nonnull if when == "ret==0" else nonnull
+    if when == "ret>=0":
+        return -ret.bits[-1] if ret.signed else 1
+    zero = equals_const(ctx.c, ret, 0)
+    return zero if when == "ret==0" else -zero
+
+
+def _out_name(i, field) -> str:
+    return f"(*param{i}).{field}" if field else f"*param{i}"
+
+
+def _out_values(ctx, exit_state) -> list:
+    out = []
+    for p in ctx.fn.params:
+        target = p.type.target if isinstance(p.type, T.PtrT) else None
+        initial = ctx.param_value(p) if isinstance(target, (T.IntT, T.StructT)) else None
+        slots = {slot for slot, _ in ctx.locations(initial)} if initial is not None else set()
+        if isinstance(target, T.IntT):
+            out += [(_out_name(p.index, None), v) for slot in sorted(slots, key=lambda o: o.uid)
+                    if (v := ctx.stored(exit_state, slot)) is not None and hasattr(v, "bits")]
+        elif slots:
+            out += [(_out_name(p.index, obj.step), ctx.force(v))
+                    for obj, v in sorted(ctx.int_slots(exit_state), key=lambda ov: ov[0].uid)
+                    if obj.parent in slots and isinstance(obj.step, str)]
+    return out
