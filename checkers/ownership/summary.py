@@ -18,6 +18,7 @@ from . import conditions, handles
 from .escape import POINTER_HOPS, EscapeRules
 
 RET = ("ret", None)
+COPY_CONE = 4_000   # gates looked through for the parameters a stored integer may copy
 
 
 def empty() -> dict:
@@ -42,7 +43,9 @@ def infer(ctx, checker, exit_state) -> dict:
     summary["field_alloc"] = _field_allocs(ctx, data, rules, g, view)
     summary["escapees"] = _escapees(ctx, checker, rules, g, summary["returns_param"])
     if checker.has_descriptors():
-        values = _values(ctx, data, rules, g)
+        returned = {loc.root for loc, _ in ctx.locations(view.ret)} if view.ret is not None \
+            else set()
+        values = _values(ctx, data, rules, g, returned)
         if values:
             summary["values"] = values
     return summary
@@ -61,36 +64,45 @@ def _descriptor_result(ctx, data, rules, g, ret) -> bool:
     return all(not ctx.can(g, lit, rules.escaped(h, frozenset({RET}))) for h, lit in held)
 
 
-def _values(ctx, data, rules, g) -> list:
+def _values(ctx, data, rules, g, returned) -> list:
     """The integer inputs (descriptors a caller may own) that may escape other than by their
     own place: those a release or an unknown call took, and the parameters a place the caller
     sees holds a copy of at the exit (`c->fd = fd;`). Found without queries: any integer may
     be a descriptor to some caller, and this only ever spares a caller a leak report."""
     hs = data.handles
     found = [obj for obj, stand in hs.stand_ins.items() if stand in hs.taken]
-    found += [obj for obj in _copied_params(ctx, rules) if obj not in found]
+    found += [obj for obj in _copied_params(ctx, rules, g, returned) if obj not in found]
     paths = [steps for steps in map(ctx.interface_steps, found)
              if steps and steps[0][0] in ("param", "global")]
     return sorted(paths, key=ctx.render_path)
 
 
-def _copied_params(ctx, rules):
-    """The integer parameters a place the caller sees holds a copy of at the exit (a value
-    sharing a literal with the parameter's)."""
+def _copied_params(ctx, rules, g, returned) -> list:
+    """The integer parameters a place the caller sees holds a copy of at the exit: a value
+    sharing a literal with the parameter's, or one whose cone reads it and that may equal it
+    (`s->fd = fd` through a pointer that may be null is a choice of the old value and `fd`).
+    A block the result points to is a place the caller sees (`wrap(fd)` keeps fd in it)."""
     params = {}
     for p in ctx.fn.params:
         value = ctx.param_value(p)
         if value is not None and handles.is_input_int(ctx.param_object(p), value):
             for b in value.bits:
-                params.setdefault(abs(b), ctx.param_object(p))
+                params.setdefault(abs(b), (ctx.param_object(p), value))
     if not params:
         return []
     out = []
     for p, value, own in rules.int_slots():
-        if own or rules.route(p)[0] not in ("param", "global", "ret"):
+        if own or (rules.route(p)[0] not in ("param", "global", "ret") and
+                   p.root not in returned):
             continue
         bits = getattr(ctx.force(value), "bits", ())
-        out += [params[abs(b)] for b in bits if abs(b) in params]
+        direct = [params[abs(b)][0] for b in bits if abs(b) in params]
+        if direct or not bits:
+            out += direct
+            continue
+        read = {params[v] for v in ctx.c.support(list(bits), COPY_CONE) or () if v in params}
+        out += [obj for obj, pv in sorted(read, key=lambda ov: ov[0].uid)
+                if len(pv.bits) == len(bits) and ctx.can(g, same_int(ctx.c, ctx.force(value), pv))]
     return list(dict.fromkeys(out))
 
 
