@@ -243,8 +243,7 @@ def main() -> int:
     ap.add_argument("--no-peers", action="store_true", help="do not run clang-14 and cppcheck "
                     "(their cached results are still shown)")
     ap.add_argument("--jobs", type=int, default=2, help="Saturn's --jobs (default 2)")
-    ap.add_argument("--mirrors", help="directory of bare git mirrors ($SATURN_MIRRORS, "
-                    f"default {DEFAULT_MIRRORS})")
+    ap.add_argument("--mirrors", help="directory of bare git mirrors (or $SATURN_MIRRORS)")
     ap.add_argument("--limit", type=int, help="only the first N commits selected")
     ap.add_argument("--fresh", action="store_true", help="ignore the cache")
     ap.add_argument("--prepare", action="store_true",
