@@ -27,7 +27,7 @@ class LeakChecker(OwnershipChecker):
              Fact("escapees", "memory its parameters reach escapes through it"),
              Fact("out_alloc", "it hands new memory out through an out-parameter"))
     config_keys = (ALLOC_KEY, FREE_KEY, SPEC_KEY)
-    summary_version = 6
+    summary_version = 7
     non_capturing = NON_CAPTURING
 
     def __init__(self, allocs=None, outs=None, frees=None, extra=None):

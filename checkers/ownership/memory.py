@@ -38,17 +38,20 @@ ALLOC = {**_LIBC_ALLOC, **{name: "alloc" for name in KERNEL_ALLOC},
          "krealloc": "realloc", "krealloc_array": "realloc", "kvrealloc": "realloc"}
 FREE = {**_LIBC_FREE, **KERNEL_FREE}
 
-NON_CAPTURING = frozenset({
+_NON_CAPTURING_BASE = (
     "memcpy", "memmove", "memset", "memcmp", "memchr", "bzero", "strlen", "strnlen", "strcmp",
-    "strncmp", "strcasecmp", "strncasecmp", "strcpy", "strncpy", "strcat", "strncat", "strchr",
-    "strrchr", "strstr", "strspn", "strcspn", "strtok", "strtol", "strtoul", "strtoll",
-    "strtoull", "strtod", "atoi", "atol", "printf", "fprintf", "sprintf", "snprintf", "vprintf",
-    "vfprintf", "vsprintf", "vsnprintf", "puts", "fputs", "fputc", "putc", "fwrite", "fread",
-    "fgets", "read", "write", "send", "recv", "sscanf", "fscanf", "scanf", "qsort", "bsearch",
-    "perror", "open", "fopen", "stat", "lstat", "access", "unlink", "toupper", "tolower",
-    "__builtin_memcpy", "__builtin_memset", "__builtin_strlen", "__memcpy_chk", "__memset_chk",
-    "__strcpy_chk", "__sprintf_chk", "__snprintf_chk", "__printf_chk", "__fprintf_chk",
-})
+    "strncmp", "strcasecmp", "strncasecmp", "strcpy", "strncpy", "stpcpy", "stpncpy", "strcat",
+    "strncat", "strchr", "strrchr", "strstr", "strspn", "strcspn", "strtok", "strtol", "strtoul",
+    "strtoll", "strtoull", "strtod", "atoi", "atol", "printf", "fprintf", "sprintf", "snprintf",
+    "vprintf", "vfprintf", "vsprintf", "vsnprintf", "puts", "fputs", "fputc", "putc", "fwrite",
+    "fread", "fgets", "read", "write", "send", "recv", "sscanf", "fscanf", "scanf", "qsort",
+    "bsearch", "perror", "open", "fopen", "stat", "lstat", "access", "unlink", "toupper",
+    "tolower",
+)
+# Each also under the names an optimising or fortified build calls (`-O2 -D_FORTIFY_SOURCE=2`
+# turns `memset(p, 0, n)` into `__builtin___memset_chk(p, 0, n, size)`).
+NON_CAPTURING = frozenset(name for base in _NON_CAPTURING_BASE for name in (
+    base, f"__builtin_{base}", f"__{base}_chk", f"__builtin___{base}_chk"))
 
 # Functions that only read what they are given (the kernel's CONFIG_DEBUG_LIST checks inside
 # list_add and list_del): as unknown calls they would make the list's links unknown, and a walk

@@ -36,7 +36,7 @@ class ResourceChecker(OwnershipChecker):
              Fact("closer", "it closes or keeps a resource its caller hands it"),
              Fact("opens_out", "it hands a resource it opened out through an out-parameter"))
     config_keys = (RESOURCE_KEY, SPEC_KEY)
-    summary_version = 5
+    summary_version = 6
     thing = "resource"
     release_note = "closes it"
     lost_note = "it is still open"
