@@ -199,10 +199,10 @@ def link(program, library=frozenset()) -> None:
                 return k != key and _fits(program.functions[k], want) and \
                     not _reaches(program, k, key)
             targets = [k for k in sorted(k for k in found if k is not None) if usable(k)]
-            complete = complete or _library_only(slot, found, library)
+            complete = complete or _defaults_only(slot, found, program, library)
             if targets and len(targets) <= limit:
                 rows = () if slot in by_code else TB.for_slot(by_struct, slot, found, usable)
-                table[slot] = (targets, complete and len(targets) == len(found), rows)
+                table[slot] = (targets, complete and len(targets) == len(found - {API}), rows)
                 program.tables.update(name for name, _, _ in rows)
         if table:
             program.dispatch[key] = table
@@ -213,12 +213,19 @@ def link(program, library=frozenset()) -> None:
 # effects the checkers know (`allocFns = { .mallocFn = malloc, .freeFn = free }`, a parser's
 # memory suite defaulting to malloc) holds those: a call through it is a call of them, and the
 # wrapper around it is an allocator or a destructor to its callers. An API that lets a user
-# swap in their own copies (a struct copied in whole from a parameter) is taken to install
-# functions that do the same job; a slot where the program also stores a function with a body,
-# or a value it does not know, keeps the unknown alternative.
-def _library_only(slot, found, library) -> bool:
-    return slot[0] in ("field", "var") and bool(found) and \
-        all(k is not None and k in library for k in found)
+# swap in their own copies (a setter storing its parameter, which no caller in the program
+# gives a known function: `API` among the slot's stores) is taken to install functions that do
+# the same job as the defaults the program stores there itself, library functions or its own
+# (c-ares's `ares_free = default_free`, jansson's `do_free = free`). A slot where the program
+# also stores a value it does not know keeps the unknown alternative.
+API = "<api>"   # among a slot's stores: what a user passes to a setter
+
+
+def _defaults_only(slot, found, program, library) -> bool:
+    known = [k for k in found if k != API]
+    return slot[0] in ("field", "var") and bool(known) and \
+        all(k is not None and (k in library or (API in found and k in program.functions))
+            for k in known)
 
 
 def _program_stores(program) -> tuple[dict, set]:
@@ -234,7 +241,7 @@ def _program_stores(program) -> tuple[dict, set]:
             elif slot[0] not in ("local", "param"):
                 stores.setdefault(slot, set()).add(key)
     for slot, arg in forwarded:
-        stores.setdefault(slot, set()).update(stores.get(arg, {None}))
+        stores.setdefault(slot, set()).update(stores.get(arg) or {API})
     by_code = set(stores)
     for g in program.globals.values():
         for stmt in g.inits:
