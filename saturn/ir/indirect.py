@@ -215,16 +215,19 @@ def link(program, library=frozenset()) -> None:
 # wrapper around it is an allocator or a destructor to its callers. An API that lets a user
 # swap in their own copies (a setter storing its parameter, which no caller in the program
 # gives a known function: `API` among the slot's stores) is taken to install functions that do
-# the same job as the defaults the program stores there itself, library functions or its own
-# (c-ares's `ares_free = default_free`, jansson's `do_free = free`). A slot where the program
-# also stores a value it does not know keeps the unknown alternative.
+# the same job as the defaults the program stores there itself: library functions, or in a
+# global its own (c-ares's `ares_free = default_free`, jansson's `do_free = free`). A field
+# keeps the unknown alternative beside the program's own functions: a callback registered in
+# an object is as often another job (a codec's `mic_id_cb`). So does a slot where the program
+# also stores a value it does not know.
 API = "<api>"   # among a slot's stores: what a user passes to a setter
 
 
 def _defaults_only(slot, found, program, library) -> bool:
     known = [k for k in found if k != API]
+    hook = slot[0] == "var" and API in found   # a global the user may replace
     return slot[0] in ("field", "var") and bool(known) and \
-        all(k is not None and (k in library or (API in found and k in program.functions))
+        all(k is not None and (k in library or (hook and k in program.functions))
             for k in known)
 
 

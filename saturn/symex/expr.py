@@ -191,12 +191,35 @@ def _unknown_pair(self, la, lb) -> bool:
     `ops->cb == my_cb` may hold; NOTE [table-calls] in ir/tables.py: so may `ops == &table`)."""
     if la.root.uid in self.anywhere or lb.root.uid in self.anywhere:
         return True
+    if _siblings(_input_block(la), _input_block(lb)) and la.type is not None and \
+            lb.type is not None and la.type.key() == lb.type.key():
+        return True   # NOTE [input-pointers-meet]
     fa, fb = la.origin == "function", lb.origin == "function"
     if fa != fb:
         return (lb if fa else la).origin in ("env", "fresh")
     tables = self.program.tables
     ta, tb = la.path in tables, lb.path in tables
     return ta != tb and _pointed_to(lb if ta else la)
+
+
+# NOTE [input-pointers-meet]: two pointers the function was given in fields of one struct,
+# to blocks of one type, may be one address (a stack's `start` and `top`: `while (s->start !=
+# s->top) --s->top;`): their objects' addresses may be equal, one free literal per pair as for
+# havocked pointers. Without it the loop could leave only where both are null, and what
+# follows it would never see the blocks. Pointers from unrelated places stay apart: the
+# paths where they would be equal but their blocks distinct make callees' summaries vaguer.
+def _input_block(loc):
+    """The pointer object whose target `loc` is, where it is an input's block."""
+    base = loc.root
+    while base.origin == "derived" and base.derived_from is not None:
+        base = base.derived_from.root
+    ok = base.origin == "env" and base.sym is None and not isinstance(loc.type, T.VoidT)
+    return base.deref_of if ok else None
+
+
+def _siblings(pa, pb) -> bool:
+    return pa is not None and pb is not None and pa is not pb and \
+        pa.parent is not None and pa.parent is pb.parent
 
 
 def _pointed_to(loc) -> bool:
