@@ -2,6 +2,7 @@
 
     python bench/fixes.py [PROJECT ...] [--commits SHA ...] [--kinds KIND,...] [--no-peers]
                           [--jobs N] [--mirrors DIR] [--limit N] [--fresh] [--prepare]
+                          [--table]
 
 For each commit of bench/history/commits.json, the files the fix changed are analysed as they
 were at the parent (bug present) and at the fix, with the flags and generated headers of the
@@ -250,10 +251,16 @@ def main() -> int:
                     help="prepare a project's Debian build when it is not prepared yet")
     ap.add_argument("--saturn-limit", type=int, default=SATURN_LIMIT,
                     help=f"seconds for one Saturn run (default {SATURN_LIMIT})")
+    ap.add_argument("--table", action="store_true",
+                    help="run nothing: print the tables of bench/history/results.json")
     args = ap.parse_args()
     chosen = select(args)
     if not chosen:
         ap.error("no commit selected")
+    if args.table:
+        done = {r["commit"]: r for r in report.load_old()}
+        report.print_tables([done[c["commit"]] for c in chosen if c["commit"] in done], chosen)
+        return 0
     ensure_tools(not args.no_peers)
     run = Run(args)
     records = []
