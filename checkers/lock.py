@@ -47,6 +47,7 @@ class LockData:
         self.tracked: set = set()   # addr uids taken by lockdep-tracked calls: NOTE [lock-classes]
         self.direct: set = set()    # addr uids of its own lock operations: NOTE [vague-callees]
         self.certain: set = set()   # ... and of locks callees change with certain summaries
+        self.uncertain: set = set()  # ... and with summaries that are not
         self.class_index: dict = {}  # lock class -> {uid: lock} (lock_class._of_class)
         self.indexed = 0            # how many of `locks` are in class_index
 

@@ -208,8 +208,9 @@ def _apply_lock(ctx, checker, call, lk, obj, g, old, enabled, pins, pouts, st, p
         set_alternative(ctx, fs, st, obj, c.AND(g, c.OR_all(enabled)))
     elif vague != FALSE:   # NOTE [vague-callees]
         ctx.set_attr(st, obj, "#lockvague", fs.const(1), c.AND(g, vague))
-    if changes and vague == FALSE and not lk.get("alternative") and not coarse:
-        data.certain.add(obj.addr.uid)   # NOTE [vague-callees]
+    if changes:   # NOTE [vague-callees]
+        certain = _unconditional(rows) and not lk.get("alternative") and not coarse
+        (data.certain if certain else data.uncertain).add(obj.addr.uid)
     if changes:
         data.ops.append((obj.addr.uid, c.AND(path, g), call.coord,
                          f"'{call.text}' changes the state of {obj.display} ({lk['name']} in its summary)"))
@@ -306,11 +307,23 @@ def set_alternative(ctx, fs, st, obj, g) -> None:
 # A double lock or unlock that follows in the caller only on such paths is that callee's
 # vagueness, reported once in the callee, not again in every caller: the `#lockvague`
 # attribute marks the lock from then on, and errors entered under it are not recorded. An
-# ambiguous exit is reported for a lock the function operates on itself, or that callees
-# change with certain effects (no vague row, no alternative target, not coarse: a `take()`
-# wrapper called under a condition is the paper's Type B across functions). One that only
-# vaguer callees touch is held or not as they leave it (SQLite's pager over its mutex
-# wrappers and the alternative targets below them: NOTE [alternative-targets]).
+# ambiguous exit is reported for a lock the function operates on itself, or that every
+# callee changing it changes with certain effects (one exit state for each entry state whatever else holds, no
+# alternative target, not coarse: a `take()` wrapper called under a condition is the paper's
+# Type B across functions; a release that a global flag decides is not certain to its caller,
+# which does not know the flag). One that only vaguer callees touch is held or not as they
+# leave it (SQLite's pager over its mutex wrappers and the alternative targets below them:
+# NOTE [alternative-targets]).
+def _unconditional(rows) -> bool:
+    """Whether the callee leaves the lock in one state for each state it finds it in, whatever
+    else holds (`take()` always takes it): an effect its callers know for certain."""
+    exits: dict = {}
+    for row in rows:
+        if row[3] != E:
+            exits.setdefault(row[1], set()).add(row[3])
+    return all(len(s) == 1 for s in exits.values())
+
+
 def _vague_row(rows, row) -> bool:
     """The row is one of several outcomes, held and not held, for one entry condition; or
     an error beside an outcome without one, which in a coarse summary (NOTE

@@ -177,7 +177,7 @@ def _issue(ctx, checker, data, uid, obj, lit, coord, kind, text) -> None:
 def _type_b(ctx, checker, data, uid, lk, exit_state, summary) -> None:
     rows = lk["transitions"]
     if lk.get("constructor") or reported_by_callee(rows) or \
-            uid not in data.direct | data.certain:
+            uid not in data.direct | (data.certain - data.uncertain):
         return   # a lock only vague callees operate on: their ambiguity (NOTE [vague-callees])
     groups = {}
     for ins, s, outs, s2, _ in rows:
