@@ -119,10 +119,12 @@ def run_peers(entries: list[Entry], root: str, jobs: int) -> dict:
     return out
 
 
-def check(p: Project, jobs: int, peers_on: bool, previous: dict) -> dict:
-    """Prepare (or reuse) the build, then run Saturn and the peers and compare verdicts."""
+def check(p: Project, jobs: int, peers_on: bool, previous: dict, old: dict) -> dict:
+    """Prepare (or reuse) the build, then run Saturn and the peers and compare verdicts.
+    Without the peers, the last run's figures for them are kept, marked with Saturn's commit
+    of that run (`peers_with`)."""
     base = {"name": p.name, "kind": p.kind, "package": p.package, "version": p.version,
-            "build": p.build, "deviation": p.why}
+            "build": p.build, "deviation": p.why, "commit": _head()}
     try:
         db_path = build.prepare(p, jobs)
     except build.BuildError as err:
@@ -138,8 +140,20 @@ def check(p: Project, jobs: int, peers_on: bool, previous: dict) -> dict:
         return base
     if peers_on:
         base["peers"] = run_peers(entries, build.source_dir(p), jobs)
+    elif old.get("peers"):
+        base["peers"] = old["peers"]
+        base["peers_with"] = old.get("peers_with") or old.get("commit", "")
     base["verdicts"] = verdicts.compare(p.name, sat["reports"], previous.get(p.name, {}))
     return base
+
+
+def _head() -> str:
+    """Saturn's commit (with `+` when the tree has changes)."""
+    def git(*a):
+        return subprocess.run(["git", "-C", HERE, *a], capture_output=True, text=True).stdout
+    return git("rev-parse", "--short", "HEAD").strip() + ("+" if git("status", "--porcelain",
+                                                                    "--", "saturn", "checkers")
+                                                         else "")
 
 
 def previous_verdicts(old: dict) -> dict:
@@ -228,7 +242,7 @@ def main() -> int:
     for p in chosen:
         print(f"{p.name}: {'preparing' if args.prepare_only else 'preparing and checking'}",
               file=sys.stderr, flush=True)
-        results.append(check(p, args.jobs, not args.no_peers, prev))
+        results.append(check(p, args.jobs, not args.no_peers, prev, old.get(p.name, {})))
         print(row(results[-1]), file=sys.stderr, flush=True)
         if not args.prepare_only:   # after each project, so that a stopped run keeps them
             write(results, old, args)
