@@ -208,10 +208,10 @@ def _apply_lock(ctx, checker, call, lk, obj, g, old, enabled, pins, pouts, st, p
         set_alternative(ctx, fs, st, obj, c.AND(g, c.OR_all(enabled)))
     elif vague != FALSE:   # NOTE [vague-callees]
         ctx.set_attr(st, obj, "#lockvague", fs.const(1), c.AND(g, vague))
-    if changes:   # NOTE [vague-callees]
-        certain = _unconditional(rows) and not lk.get("alternative") and not coarse
-        (data.certain if certain else data.uncertain).add(obj.addr.uid)
     if changes:
+        certain = _unconditional(rows) and not lk.get("alternative") and not coarse
+        # NOTE [vague-callees]
+        (data.certain if certain else data.uncertain).add(obj.addr.uid)
         data.ops.append((obj.addr.uid, c.AND(path, g), call.coord,
                          f"'{call.text}' changes the state of {obj.display} ({lk['name']} in its summary)"))
     first = _expected_first(rows)
@@ -308,12 +308,12 @@ def set_alternative(ctx, fs, st, obj, g) -> None:
 # vagueness, reported once in the callee, not again in every caller: the `#lockvague`
 # attribute marks the lock from then on, and errors entered under it are not recorded. An
 # ambiguous exit is reported for a lock the function operates on itself, or that every
-# callee changing it changes with certain effects (one exit state for each entry state whatever else holds, no
-# alternative target, not coarse: a `take()` wrapper called under a condition is the paper's
-# Type B across functions; a release that a global flag decides is not certain to its caller,
-# which does not know the flag). One that only vaguer callees touch is held or not as they
-# leave it (SQLite's pager over its mutex wrappers and the alternative targets below them:
-# NOTE [alternative-targets]).
+# callee changing it changes with certain effects (one exit state for each entry state,
+# whatever else holds; no alternative target; not coarse): a `take()` wrapper called under a
+# condition is the paper's Type B across functions, while a release that a global flag
+# decides is not certain to a caller that does not know the flag. One that only vaguer
+# callees touch is held or not as they leave it (SQLite's pager over its mutex wrappers and
+# the alternative targets below them: NOTE [alternative-targets]).
 def _unconditional(rows) -> bool:
     """Whether the callee leaves the lock in one state for each state it finds it in, whatever
     else holds (`take()` always takes it): an effect its callers know for certain."""

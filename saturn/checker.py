@@ -216,6 +216,25 @@ def same_int(circuit, a, b) -> int:
     return circuit.AND_all(-circuit.XOR(x, y) for x, y in zip(a.bits[:w], b.bits[:w]))
 
 
+def library_spellings(names) -> frozenset:
+    """Each C library function name also as an optimising or fortified build calls it
+    (`-O2 -D_FORTIFY_SOURCE=2` turns `memset(p, 0, n)` into `__builtin___memset_chk(p, 0, n,
+    size)`)."""
+    return frozenset(spelled for base in names for spelled in (
+        base, f"__builtin_{base}", f"__{base}_chk", f"__builtin___{base}_chk"))
+
+
+def result_lit(ctx, when: str, ret) -> int:
+    """The literal of a condition on a function's result, integer or pointer: "ret==0",
+    "ret!=0" (for a pointer: null, non-null), "ret<0", "ret>=0" (true of a pointer or an
+    unsigned result)."""
+    if when in ("ret<0", "ret>=0"):
+        neg = ret.bits[-1] if getattr(ret, "signed", False) else FALSE
+        return neg if when == "ret<0" else -neg
+    nonzero = ctx.truth(ret)
+    return nonzero if when == "ret!=0" else -nonzero
+
+
 def less_than(circuit, value, k: int) -> int:
     """The literal for `value < k` (signed or not as the value is)."""
     if not isinstance(value, BitVec):

@@ -15,7 +15,7 @@ condition: a caller that hands over a freed block is told of it wherever the cal
 """
 from __future__ import annotations
 
-from saturn.checker import TRUE, equals_const
+from saturn.checker import TRUE, equals_const, result_lit
 from saturn.ir import types as T
 
 MAX_USES = 32        # used paths kept in a summary (more: the first, by path)
@@ -88,15 +88,7 @@ def _condition(ctx, when, entry, ret):
         return None
     if entry is not None:
         return entry
-    return ret_lit(ctx, when, ret) if ret is not None else ctx.c.new_var()
-
-
-def ret_lit(ctx, when, ret) -> int:
-    if when in ("ret<0", "ret>=0"):
-        neg = ret.bits[-1] if getattr(ret, "signed", False) else -TRUE
-        return neg if when == "ret<0" else -neg
-    nonzero = ctx.truth(ret)
-    return nonzero if when == "ret!=0" else -nonzero
+    return result_lit(ctx, when, ret) if ret is not None else ctx.c.new_var()
 
 
 # -- at the exit ----------------------------------------------------------------------------------
@@ -175,9 +167,9 @@ class _Conditions:
         rv = ctx.fn.rv
         if rv is not None and isinstance(rv.type, (T.IntT, T.PtrT)):
             ret = ctx.exit_value(rv, self.st)
-            out += [(w, ret_lit(ctx, w, ret)) for w in ("ret!=0", "ret==0")]
+            out += [(w, result_lit(ctx, w, ret)) for w in ("ret!=0", "ret==0")]
             if isinstance(rv.type, T.IntT) and rv.type.signed:
-                out += [(w, ret_lit(ctx, w, ret)) for w in ("ret<0", "ret>=0")]
+                out += [(w, result_lit(ctx, w, ret)) for w in ("ret<0", "ret>=0")]
         inputs = []
         for p in ctx.fn.params:
             value = ctx.param_value(p)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from saturn.checker import equals_const
+from saturn.checker import equals_const, result_lit
 from saturn.ir import types as T
 
 RESULT_ATOMS = ("ret==0", "ret>=0", "ret!=0")   # the strongest first
@@ -113,21 +113,7 @@ def lit(ctx, when: str, view) -> int:
             return 1
         zero = ctx.c.OR_all(ctx.c.AND(g, equals_const(ctx.c, v, 0)) for v, g in held)
         return zero if op == "==0" else -zero
-    return _result_lit(ctx, when, view.ret)
-
-
-def _result_lit(ctx, when, ret) -> int:
-    if ret is None:
-        return 1
-    if not hasattr(ret, "bits"):   # a pointer: "ret!=0" is non-null
-        if when == "ret>=0":
-            return 1
-        nonnull = ctx.truth(ret)
-        return -nonnull if when == "ret==0" else nonnull
-    if when == "ret>=0":
-        return -ret.bits[-1] if ret.signed else 1
-    zero = equals_const(ctx.c, ret, 0)
-    return zero if when == "ret==0" else -zero
+    return result_lit(ctx, when, view.ret) if view.ret is not None else 1
 
 
 def _out_name(i, field) -> str:

@@ -12,7 +12,7 @@ body or summary is assumed to keep what it is given.
 """
 from __future__ import annotations
 
-from saturn.checker import ConfigKey, string_list
+from saturn.checker import ConfigKey, library_spellings, string_list
 
 from .. import library
 
@@ -48,10 +48,7 @@ _NON_CAPTURING_BASE = (
     "bsearch", "perror", "open", "fopen", "stat", "lstat", "access", "unlink", "toupper",
     "tolower",
 )
-# Each also under the names an optimising or fortified build calls (`-O2 -D_FORTIFY_SOURCE=2`
-# turns `memset(p, 0, n)` into `__builtin___memset_chk(p, 0, n, size)`).
-NON_CAPTURING = frozenset(name for base in _NON_CAPTURING_BASE for name in (
-    base, f"__builtin_{base}", f"__{base}_chk", f"__builtin___{base}_chk"))
+NON_CAPTURING = library_spellings(_NON_CAPTURING_BASE)
 
 # Functions that only read what they are given (the kernel's CONFIG_DEBUG_LIST checks inside
 # list_add and list_del): as unknown calls they would make the list's links unknown, and a walk

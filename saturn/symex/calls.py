@@ -4,10 +4,11 @@ change what it can reach (pointer arguments' targets and globals), but never a f
 it cannot see (docs/DESIGN.md "From C to the IR"). Checkers' attributes are their own business."""
 from __future__ import annotations
 
+from ..checker import library_spellings
 from ..ir import nodes as N
 from ..ir import types as T
-from ..memory import gls
 from ..logic.circuit import FALSE
+from ..memory import gls
 from ..memory.gls import GLS
 from ..memory.locations import child
 from . import results
@@ -61,10 +62,8 @@ def default_call(ev, call: N.Call, args: list, st) -> None:
 
 
 # Library functions that return one of their arguments: `return memcpy(d, s, n);` returns d.
-RETURNS_ARG = {name: 0 for base in ("memcpy", "memmove", "memset", "strcpy", "strncpy", "strcat",
-                                    "strncat")
-               for name in (base, f"__builtin_{base}", f"__{base}_chk",
-                            f"__builtin___{base}_chk")}
+RETURNS_ARG = dict.fromkeys(library_spellings(
+    ("memcpy", "memmove", "memset", "strcpy", "strncpy", "strcat", "strncat")), 0)
 
 
 def _under(c, obj, locs) -> int:
