@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from saturn.ir import nodes as N
 from saturn.ir import types as T
+from saturn.ir.program import static_local_of
 from saturn.report.diagnostic import TraceNote
 
 from .lock_apply import reported_by_callee
@@ -24,6 +25,9 @@ def report(ctx, checker, exit_state, summary) -> None:
         steps = ctx.interface_steps(obj, roots)
         by_uid[uid] = steps
         known = uid in data.known
+        if exit_state is not None and _owned(ctx, steps, roots, exit_state) and \
+                _owned_errors(ctx, checker, data, uid, obj, exit_state):
+            continue
         # A lock only this function sees (in a block an unknown function returned) has an
         # unknown state, as an input's has: a double lock from both states is one all the same.
         if _type_a(ctx, checker, data, uid, obj, known, memo):
@@ -42,6 +46,45 @@ def report(ctx, checker, exit_state, summary) -> None:
                 _type_b(ctx, checker, data, uid, lk, exit_state, summary)
     for uid, obj in own:   # (after Type B: an ambiguous exit is that report, not this one)
         _held_on_error(ctx, checker, data, uid, obj, exit_state)
+
+
+# NOTE [owned-locks]: a lock that is one of this function's `static` locals (or inside one),
+# its address handed to no caller, belongs to the function: no caller can name it, and its
+# state at an entry is the one the previous call left (unlocked at the first). So where no
+# path from an unlocked entry returns it held, every entry finds it unlocked, and an error
+# from that state alone is one (a release of a lock nothing ever takes). Where a path returns
+# it held and none from a held entry releases it, it is never released again: the next call
+# that takes it waits forever. Reported in the function, wherever it sits in the call graph.
+def _owned(ctx, steps, roots, exit_state) -> bool:
+    if not steps or steps[0][0] != "global" or any(s[0] == "deref" for s in steps) or \
+            not static_local_of(steps[0][1], ctx.fn):
+        return False
+    rv = ctx.fn.rv
+    if rv is not None and isinstance(rv.type, T.PtrT):
+        value = ctx.exit_value(rv, exit_state)
+        if any(ctx.interface_steps(loc, roots)[:1] == steps[:1]
+               for loc, _ in ctx.locations(value) if loc is not None):
+            return False   # handed out: the caller releases it
+    return True
+
+
+def _owned_errors(ctx, checker, data, uid, obj, exit_state) -> bool:
+    fs = data.fs
+    s0 = checker._entry_value(data, (uid, "#lock"))
+    final = exit_state.attrs.get((uid, "#lock"), s0)
+    g = ctx.lit(exit_state.guard)
+    clear = -fs.is_(exit_state.attrs.get((uid, "#lockvague"), fs.const(0)), 1)
+    if ctx.can(g, fs.is_(s0, U), fs.is_(final, L), clear):
+        if ctx.can(g, fs.is_(s0, L), fs.is_(final, U)):
+            return False   # a protocol its callers keep (a locking callback)
+        _not_released(ctx, checker, data, uid, obj, exit_state, made=fs.is_(s0, U))
+        return True
+    for e in data.errors:
+        if e.uid == uid and not e.reported and ctx.can(e.lit, fs.is_(s0, U)):
+            _issue(ctx, checker, data, uid, obj, ctx.c.AND(e.lit, fs.is_(s0, U)), e.coord,
+                   e.kind, e.text)
+            return True
+    return False
 
 
 def _ops(data, uid):
@@ -124,7 +167,12 @@ def _both(ctx, fs, s0, any_error, pins, memo) -> bool:
 # (`if (c & 0x80) lock(); if (c >= 0) unlock();` stays a bug). "Read after" is per lock: a
 # value read before the function's first operation on this lock, even after operations on
 # others, is the caller's (SQLite's btreeLockCarefully releases and retakes a list of
-# handles' mutexes by each handle's `locked` and `wantToLock` flags).
+# handles' mutexes by each handle's `locked` and `wantToLock` flags). So is any test of the
+# parameters whose two sides split the function's acquires from its releases of the lock, no
+# path doing both: a locking callback (`if (mode & CRYPTO_LOCK) lock(&locks[n]); else
+# unlock(&locks[n]);`) does what its caller asks. One test, not two: the paper's `if (c &
+# 0x80) lock(); if (c >= 0) unlock();` on a signed char splits them too, by two tests that
+# the bits make complementary, and stays a bug.
 MAX_INPUT_BRANCHES = 6
 MAX_CONE = 2_000
 
@@ -138,16 +186,34 @@ def _input_branches(ctx, data, uid) -> list[int]:
         lits = bits if bits is not None else [g for _, g in getattr(value, "entries", ())]
         param = obj.sym is not None and obj.sym.kind == "param"
         (params if param else memory).update(abs(x) for x in lits)
-    out = []
+    out, tests = [], {}
+    for lit, _, term, *_ in ctx.branches:
+        tests.setdefault(abs(lit), set()).add(id(term))
     for lit, _, term, *_ in ctx.branches:
         if abs(lit) <= 1 or lit in out or -lit in out:
             continue
+        one_test = len(tests[abs(lit)]) == 1
         if _cone_in(ctx.c, lit, memory) or \
-                (_command_code(term.cond) and _cone_in(ctx.c, lit, memory | params)):
+                ((_command_code(term.cond) or one_test and _splits(ctx, data, uid, lit)) and
+                 _cone_in(ctx.c, lit, memory | params)):
             out.append(lit)
             if len(out) == MAX_INPUT_BRANCHES:
                 break
     return out
+
+
+def _splits(ctx, data, uid, lit) -> bool:
+    """Whether the branch puts every acquire of the lock on one side and every release on the
+    other."""
+    acquires = [a for u, a, _ in data.acquires if u == uid]
+    releases = [r for u, r in data.releases if u == uid]
+    if not acquires or not releases:
+        return False
+    for side in (lit, -lit):
+        if not any(ctx.can(a, -side) for a in acquires) and \
+                not any(ctx.can(r, side) for r in releases):
+            return True
+    return False
 
 
 def _command_code(cond) -> bool:
@@ -249,14 +315,16 @@ def _held_on_error(ctx, checker, data, uid, obj, exit_state) -> None:
                f"releases it where it succeeds", notes, statement=f"error return {obj.display}")
 
 
-def _not_released(ctx, checker, data, uid, obj, exit_state, entry=False) -> None:
+def _not_released(ctx, checker, data, uid, obj, exit_state, entry=False, made=None) -> None:
     """A lock held at the exit that no caller can release: one this function made (and no
-    caller can reach), or, in an entry point, one it took itself."""
+    caller can reach), one it owns (NOTE [owned-locks]: `made` is then its unlocked entry),
+    or, in an entry point, one it took itself."""
     fs = data.fs
     final = exit_state.attrs.get((uid, "#lock"))
     if final is None:
         return
-    made = data.known.get(uid, -1)
+    owned = made is not None
+    made = made if owned else data.known.get(uid, -1)
     if entry:
         made = ctx.c.OR(made, fs.is_(exit_state.attrs.get((uid, "#mine"), fs.const(0)), 1))
     g = ctx.c.AND(ctx.lit(exit_state.guard), made)
@@ -271,7 +339,8 @@ def _not_released(ctx, checker, data, uid, obj, exit_state, entry=False) -> None
     if coord is None:
         return
     notes = ctx.witness(ctx.c.AND(g, fs.is_(final, L)), events=_ops(data, uid))
-    why = "nothing returns to it to release it" if entry else "no caller can reach it"
+    why = "nothing returns to it to release it" if entry else \
+        "no path of it releases it again" if owned else "no caller can reach it"
     ctx.report(checker.name, "lock.not-released", coord,
                f"{obj.display} is still held when '{ctx.fn.name}' returns, and {why}", notes,
                statement=f"not released {obj.display}")

@@ -16,7 +16,7 @@ from .lower_call import CallLowering
 from .lower_expr import ExprLowering
 from .lower_init import InitLowering
 from .lower_stmt import StmtLowering
-from .program import GlobalVar, Program, function_uses, mark_uses
+from .program import GlobalVar, Program, function_uses, mark_uses, static_local_key
 
 
 class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
@@ -174,7 +174,7 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
         self.b.cur = None
 
     def static_local(self, node, t) -> None:
-        key = f"{self.coord(node).file}:{self.fn_key.rsplit(':', 1)[-1]}.{node.name}"
+        key = static_local_key(self.coord(node).file, self.fn_key.rsplit(':', 1)[-1], node.name)
         sym = N.Symbol(node.name, t, "global", new_uid(), key=key)
         g = self.program.add_global(GlobalVar(sym, self.coord(node).file, True))
         self.new_statics.append(g)

@@ -143,6 +143,16 @@ class Program:
         return old
 
 
+def static_local_key(file: str, fn_name: str, name: str) -> str:
+    """The key of a function's `static` local: a global only that function names."""
+    return f"{file}:{fn_name}.{name}"
+
+
+def static_local_of(key: str, fn) -> bool:
+    """Whether the global `key` is one of fn's `static` locals (C names hold no dot)."""
+    return key.startswith(f"{fn.file}:{fn.name}.")
+
+
 def lvalue_root(lv) -> N.Symbol | None:
     while isinstance(lv, (N.FieldLv, N.IndexLv)):
         lv = lv.base
