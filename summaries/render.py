@@ -44,6 +44,8 @@ def result_lines(engine: dict) -> list[str]:
         parts.append("never null")
     if res.get("null_if_zero") is not None:
         parts.append(f"null where param{res['null_if_zero']} is 0")
+    if res.get("nonnull_unless_zero") is not None:
+        parts.append(f"null only where param{res['nonnull_unless_zero']} is 0")
     sign = engine.get("sign")
     if sign:
         parts.append("never positive (0 or -errno)" if sign == "nonpositive" else

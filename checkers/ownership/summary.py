@@ -304,13 +304,20 @@ def held_by(ctx, checker, st, locations, depth: int = POINTER_HOPS):
 # `returns_param` only by the leak checker, as it always did: the engine's own summary already
 # makes such a result the parameter's object (symex/calls.returned_value).
 def _sized(ctx, call, args):
-    """Where a new block may be: a fresh literal, false where the size argument the callee's
-    result needs is 0 (`frealloc(ud, p, osize, 0)` frees; NOTE [result-summaries])."""
+    """Where a new block may be (NOTE [result-summaries]): everywhere for a result never null;
+    a fresh literal, false where the size argument is 0 for one null there
+    (`frealloc(ud, p, osize, 0)` frees), true where it is not for one null only there (a
+    wrapper that dies when realloc fails)."""
     result = (callee_summary(ctx, call.callee, "<engine>") or {}).get("result") or {}
-    k = result.get("null_if_zero")
-    if k is None or k >= len(args) or not hasattr(ctx.force(args[k]), "bits"):
-        return None
-    return ctx.c.AND(ctx.c.new_var(), ctx.truth(args[k]))
+    if result.get("nonnull"):
+        return 1
+    c, valid = ctx.c, None
+    for key, joined in (("null_if_zero", c.AND), ("nonnull_unless_zero", c.OR)):
+        k = result.get(key)
+        size = ctx.force(args[k]) if k is not None and k < len(args) else None
+        if hasattr(size, "bits"):
+            valid = joined(c.new_var() if valid is None else valid, ctx.truth(size))
+    return valid
 
 
 def apply(ctx, checker, call, summary, escapees, args, st, held=None) -> None:

@@ -13,6 +13,7 @@ from ..memory.gls import GLS
 from ..memory.locations import child
 from . import results
 from .interface import resolve
+from .lazy import force
 
 
 def default_call(ev, call: N.Call, args: list, st) -> None:
@@ -31,13 +32,15 @@ def default_call(ev, call: N.Call, args: list, st) -> None:
                      returned_value(ev, call, args, st) or
                      ev.fresh_value(call.lv.type, label), st)
             returned_fields(ev, call, args, st)
-            constrain_result(ev, call, st)
+            constrain_result(ev, call, args, st)
         return
     name = (call.callee or "").rsplit(":", 1)[-1]
     if call.lv is not None:
         at = RETURNS_ARG.get(name)
         ev.store(call.lv, args[at] if at is not None and at < len(args) and
                  isinstance(call.lv.type, T.PtrT) else ev.fresh_value(call.lv.type, label), st)
+        if name in OBJECT_LENGTHS:
+            _below_address_space(ev, call, st)
     effect = "none" if call.callee == N.ASM_CALL else ev.library_effects.get(name)
     if effect == "none":
         return
@@ -66,6 +69,21 @@ RETURNS_ARG = dict.fromkeys(library_spellings(
     ("memcpy", "memmove", "memset", "strcpy", "strncpy", "strcat", "strncat")), 0)
 
 
+# NOTE [object-sizes]: no object is larger than the address space (2^47 bytes for a Linux
+# process on 64-bit machines, the widest user space there is), so the length of a string or of
+# a span in one is below it: `strlen(a) + 12 + strlen(b)` never wraps a size_t to 0, and a
+# witness that needs it to is no input a program can be given.
+OBJECT_LENGTHS = library_spellings(("strlen", "strnlen", "wcslen", "strspn", "strcspn"))
+ADDRESS_BITS = 47
+
+
+def _below_address_space(ev, call, st) -> None:
+    value = ev.load(call.lv, st)
+    bits = getattr(value, "bits", None)
+    if bits is not None and len(bits) > ADDRESS_BITS:
+        st.guard = st.guard & ev.guards.of_lit(ev.c.AND_all([-b for b in bits[ADDRESS_BITS:]]))
+
+
 def _under(c, obj, locs) -> int:
     """Where `obj` is one of the (location, guard) pairs `locs`, or a part of one: inside an
     object at the same address that is no larger (a view of the block; not the struct whose
@@ -92,7 +110,7 @@ def returned_value(ev, call: N.Call, args: list, st):
     return _pointer_to(ev, steps, args, st)
 
 
-def constrain_result(ev, call: N.Call, st) -> None:
+def constrain_result(ev, call: N.Call, args: list, st) -> None:
     """What the callee's summary promises of its result, as an assumption: its sign, its known
     bits, that it is not null (NOTE [result-summaries] in symex/results.py)."""
     sign = ev.signs.get(call.callee) if call.callee else None
@@ -103,6 +121,10 @@ def constrain_result(ev, call: N.Call, st) -> None:
     lit = results.assume_known(ev, summary, value)
     if summary.get("nonnull") and isinstance(value, GLS):
         lit = c.AND(lit, -value.null_guard())
+    k = summary.get("nonnull_unless_zero")
+    size = force(ev, args[k]) if k is not None and k < len(args) else None
+    if isinstance(value, GLS) and hasattr(size, "bits"):
+        lit = c.AND(lit, c.OR(-value.null_guard(), -ev.truth(size)))
     if sign and hasattr(value, "bits"):
         neg = value.bits[-1]
         lit = c.AND(lit, -neg if sign == "nonnegative" else

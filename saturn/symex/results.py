@@ -14,8 +14,9 @@ the second call returned 0, and two calls of a pure helper with one argument cou
 - otherwise the bits that are the same on every path that returns (`known`), and for a
   pointer that it is never null (`nonnull`), or null wherever an integer parameter is 0
   (`null_if_zero`: an allocator called with size 0 frees, as realloc(p, 0) and lua's
-  allocator do), which a caller assumes of the fresh value it gets (the sign, `0 or -errno`,
-  is interface.return_sign's).
+  allocator do), or null only where one is 0 (`nonnull_unless_zero`: a wrapper that dies
+  when realloc fails, unless it was asked for nothing), which a caller assumes of the fresh
+  value it gets (the sign, `0 or -errno`, is interface.return_sign's).
 """
 from __future__ import annotations
 
@@ -51,21 +52,26 @@ def result_summary(ctx, exit_state) -> dict | None:
         null, g = value.null_guard(), ctx.lit(exit_state.guard)
         if value.locations() and (null == FALSE or not ctx.can(g, null)):
             return {"nonnull": True}
-        zero = _null_when_zero(ctx, g, null)
-        if zero is not None:
-            return {"null_if_zero": zero}
+        out = {}
+        for key, implied in (("null_if_zero", False), ("nonnull_unless_zero", True)):
+            k = _null_and_zero(ctx, g, null, implied)
+            if k is not None:
+                out[key] = k
+        return out or None
     return None
 
 
-def _null_when_zero(ctx, g, null) -> int | None:
+def _null_and_zero(ctx, g, null, null_implies_zero) -> int | None:
     """The integer parameter whose value 0 makes the result null (`realloc`-like allocators:
-    lua's l_alloc frees and returns NULL for a size of 0)."""
+    lua's l_alloc frees and returns NULL for a size of 0), or, `null_implies_zero`, without
+    whose value 0 it is never null."""
     for p in ctx.fn.params[:MAX_ZERO_PARAMS]:
         value = ctx.initial_value(p)
         if not isinstance(p.type, T.IntT) or not isinstance(value, BitVec):
             continue
         zero = -ctx.truth(value)
-        if ctx.can(g, zero, budget=ZERO_BUDGET) and not ctx.can(g, zero, -null, budget=ZERO_BUDGET):
+        a, b = (null, zero) if null_implies_zero else (zero, null)
+        if ctx.can(g, a, budget=ZERO_BUDGET) and not ctx.can(g, a, -b, budget=ZERO_BUDGET):
             return p.index
     return None
 
