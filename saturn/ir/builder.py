@@ -32,6 +32,7 @@ class Builder:
         self.fn_pointer_calls = 0
         self.indirect: list = []      # NOTE [indirect-calls] in ir/indirect.py
         self.fn_stores: set = set()
+        self.calls_by_args: dict = {}   # a call's argument text -> direct callees, hook slots
         self.spawns: set = set()      # start routines handed to threads: NOTE [entry-points]
         self.inits: list = []         # (name, slot, constant, line): NOTE [init-sites]
         self.wrapped: dict = {}       # result temp -> the one argument of the call that made it

@@ -200,6 +200,10 @@ def link(program, library=frozenset()) -> None:
                     not _reaches(program, k, key)
             targets = [k for k in sorted(k for k in found if k is not None) if usable(k)]
             complete = complete or _defaults_only(slot, found, program, library)
+            if not targets and set(found) <= {API}:
+                stand = [k for s, k in fn.stand_ins if s == slot and k in library]
+                if len(stand) == 1:
+                    targets, found, complete = stand, set(stand), True
             if targets and len(targets) <= limit:
                 rows = () if slot in by_code else TB.for_slot(by_struct, slot, found, usable)
                 table[slot] = (targets, complete and len(targets) == len(found - {API}), rows)
@@ -221,6 +225,20 @@ def link(program, library=frozenset()) -> None:
 # an object is as often another job (a codec's `mic_id_cb`). So does a slot where the program
 # also stores a value it does not know.
 API = "<api>"   # among a slot's stores: what a user passes to a setter
+
+
+# NOTE [stand-in-hooks]: a global hook the program never sets itself (only a setter stores in
+# it what a user passes), called where the same function otherwise calls a library function
+# with the same arguments (`if (mm_free_fn_) mm_free_fn_(ptr); else free(ptr);`), stands in
+# for that function: what a user installs there does its job.
+def stand_ins(calls_by_args: dict) -> tuple:
+    """(global slot, direct callee) pairs called with the same argument text."""
+    out = set()
+    for callees in calls_by_args.values():
+        slots = [c for c in callees if isinstance(c, tuple)]
+        direct = [c for c in callees if isinstance(c, str)]
+        out.update((slot, name) for slot in slots for name in direct)
+    return tuple(sorted(out, key=repr))
 
 
 def _defaults_only(slot, found, program, library) -> bool:

@@ -11,6 +11,7 @@ from . import types as T
 from .annotations import declaration_attributes, param_names
 from .builder import Builder, new_uid
 from .decls import Scope, TypeResolver
+from . import indirect
 from .indirect import signature
 from .lower_call import CallLowering
 from .lower_expr import ExprLowering
@@ -256,6 +257,7 @@ class Lowerer(ExprLowering, CallLowering, InitLowering, StmtLowering):
                           fn_pointer_calls=self.b.fn_pointer_calls,
                           indirect=tuple(dict.fromkeys(self.b.indirect)),
                           fn_stores=tuple(sorted(self.b.fn_stores, key=repr)),
+                          stand_ins=indirect.stand_ins(self.b.calls_by_args),
                           spawns=tuple(sorted(self.b.spawns)),
                           inits=tuple(self.b.inits),
                           signature=signature([p.type for p in params], ftype.ret),

@@ -59,6 +59,7 @@ class CallLowering:
             tmp = self.b.temp(ftype.ret, "ret")
             result = N.VarLv(ftype.ret, tmp)
         text = source_text(node)
+        self._note_arguments(node, text, callee, func)
         if result is not None and callee is not None and len(values) == 1:
             self.b.wrapped[result.sym] = values[0]
         self.b.emit(N.Call(self.coord(node), result, func, tuple(values), callee, ftype.ret, text))
@@ -68,6 +69,15 @@ class CallLowering:
         if result is None:
             return N.Unknown(T.VOID, "")
         return N.Read(result.type, result)
+
+    def _note_arguments(self, node, text, callee, func) -> None:
+        """NOTE [stand-in-hooks] in ir/indirect.py: direct calls and calls through a global
+        by their argument text."""
+        slot = None if callee is not None else indirect.call_slot(func)
+        if node.args is None or (callee is None and (slot is None or slot[0] != "var")):
+            return
+        args = text[len(source_text(node.name)):]
+        self.b.calls_by_args.setdefault(args, set()).add(callee or slot)
 
     def _unwrapped(self, values: list) -> list:
         """The arguments with a first one made by a one-argument call given that call's

@@ -244,6 +244,7 @@ class Function:
     # and (slot, function key) for each function address this body stores in a slot
     indirect: tuple = ()
     fn_stores: tuple = ()
+    stand_ins: tuple = ()   # (global slot, library function) called with the same arguments
     spawns: tuple = ()      # functions this body starts threads with (NOTE [entry-points])
     inits: tuple = ()       # (name, slot, constant arg, line) of its `x_init(&slot, k)` calls
     # (type key, parameter kinds) for calls through pointers (ir/indirect.py), read without
