@@ -1,6 +1,6 @@
 """Real C projects, built their own way, checked as a user would check them.
 
-    python bench/projects.py [PROJECT ...] [--no-peers] [--jobs N] [--prepare-only]
+    python bench/projects.py [PROJECT ...] [--no-peers] [--jobs N] [--checkers LIST] [--prepare-only]
                              [--write-unclassified]
 
 Each project (bench/projects_list.py) is a pinned Debian bookworm source package, downloaded
@@ -74,7 +74,7 @@ def count_lines(paths) -> int:
     return total
 
 
-def run_saturn(p: Project, db_path: str, jobs: int) -> dict:
+def run_saturn(p: Project, db_path: str, jobs: int, checkers: str | None = None) -> dict:
     """One full `saturn check` run, timed: its JSON's stats and reports, and the error lines
     it printed."""
     src, work = build.source_dir(p), build.work_dir(p)
@@ -86,7 +86,8 @@ def run_saturn(p: Project, db_path: str, jobs: int) -> dict:
             os.remove(stale)
     shutil.rmtree(sdb + ".units", ignore_errors=True)   # a full run, not a re-check
     cmd = [sys.executable, "-m", "saturn", "check", "-p", db_path, "--format", "json", "-o", out,
-           "--root", src, "--db", sdb, "--jobs", str(jobs)]
+           "--root", src, "--db", sdb, "--jobs", str(jobs)] + \
+        (["--checkers", checkers] if checkers else [])
     t = time.perf_counter()
     proc = subprocess.run(cmd, cwd=src, capture_output=True, text=True, env=saturn_env(),
                           stdin=subprocess.DEVNULL)
@@ -119,7 +120,8 @@ def run_peers(entries: list[Entry], root: str, jobs: int) -> dict:
     return out
 
 
-def check(p: Project, jobs: int, peers_on: bool, previous: dict, old: dict) -> dict:
+def check(p: Project, jobs: int, peers_on: bool, previous: dict, old: dict,
+          checkers: str | None = None) -> dict:
     """Prepare (or reuse) the build, then run Saturn and the peers and compare verdicts.
     Without the peers, the last run's figures for them are kept, marked with Saturn's commit
     of that run (`peers_with`)."""
@@ -134,8 +136,9 @@ def check(p: Project, jobs: int, peers_on: bool, previous: dict, old: dict) -> d
                 lines=count_lines(e.path for e in entries))
     if previous is None:   # --prepare-only
         return base
-    sat = run_saturn(p, db_path, jobs)
+    sat = run_saturn(p, db_path, jobs, checkers)
     base["saturn"] = sat
+    base["checkers"] = checkers or "default"
     if "error" in sat:
         return base
     if peers_on:
@@ -225,6 +228,7 @@ def main() -> int:
     ap.add_argument("--no-peers", action="store_true", help="do not run clang-14 and cppcheck")
     ap.add_argument("--prepare-only", action="store_true",
                     help="download and build, check nothing")
+    ap.add_argument("--checkers", help="Saturn's --checkers (default: its default set)")
     ap.add_argument("--write-unclassified", action="store_true",
                     help="add an 'unclassified' verdict for each report without one")
     args = ap.parse_args()
@@ -242,7 +246,8 @@ def main() -> int:
     for p in chosen:
         print(f"{p.name}: {'preparing' if args.prepare_only else 'preparing and checking'}",
               file=sys.stderr, flush=True)
-        results.append(check(p, args.jobs, not args.no_peers, prev, old.get(p.name, {})))
+        results.append(check(p, args.jobs, not args.no_peers, prev, old.get(p.name, {}),
+                             args.checkers))
         print(row(results[-1]), file=sys.stderr, flush=True)
         if not args.prepare_only:   # after each project, so that a stopped run keeps them
             write(results, old, args)

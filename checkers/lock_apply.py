@@ -38,6 +38,10 @@ def _pin_value(ctx, d, args, st, data) -> int:
     if "bit" in d:   # a flag word's bit (NOTE [flag-words] in lock_props.py)
         bits = getattr(value, "bits", ())
         return bits[d["bit"]] if d["bit"] < len(bits) else ctx.c.new_var()
+    if "eq" in d:    # a command code (lock_props.command_codes)
+        value = ctx.force(value)
+        return equals_const(ctx.c, value, d["eq"]) if hasattr(value, "bits") else \
+            ctx.c.new_var()
     return ctx.truth(value)
 
 

@@ -32,9 +32,11 @@ def output_props(ctx, exit_state):
 
 
 def input_props(ctx):
-    """`param != 0` for integer parameters, and a flag word's bits one by one (NOTE
-    [flag-words])."""
-    out, words = [], flag_words(ctx)
+    """`param != 0` for integer parameters, a flag word's bits one by one (NOTE
+    [flag-words]), and `param == K` for a constant the function compares it with (a command
+    code, an error code: lmdb's `rc == MDB_OWNERDEAD`, which says the robust mutex it is given
+    is held)."""
+    out, words, codes = [], flag_words(ctx), command_codes(ctx)
     for p in ctx.fn.params:
         if not _is_int(p.type) or len(out) >= MAX_PIN:
             continue
@@ -45,7 +47,25 @@ def input_props(ctx):
         if p.uid not in words:
             out.append(({"kind": "param", "index": p.index, "name": f"param{p.index}"},
                         ctx.truth(value)))
-    return out
+        for k in codes.get(p.uid, ())[:1]:
+            out.append(({"kind": "param", "index": p.index, "eq": k,
+                         "name": f"param{p.index} == {k}"}, equals_const(ctx.c, value, k)))
+    return out[:MAX_PIN]
+
+
+def command_codes(ctx) -> dict:
+    """Parameter uid -> the non-zero constants a branch compares it with for equality."""
+    out: dict = {}
+    for block in ctx.fn.blocks.values():
+        cond = N.uncast(getattr(block.term, "cond", None))
+        if not (isinstance(cond, N.Binary) and cond.op in ("eq", "ne")):
+            continue
+        a, b = N.uncast(cond.a), N.uncast(cond.b)
+        for x, y in ((a, b), (b, a)):
+            if isinstance(y, N.Const) and y.value and isinstance(x, N.Read) and \
+                    isinstance(x.lv, N.VarLv) and x.lv.sym.kind == "param":
+                out.setdefault(x.lv.sym.uid, set()).add(y.value)
+    return {uid: sorted(ks) for uid, ks in out.items()}
 
 
 # NOTE [flag-words]: a parameter the function tests against two or more single-bit masks is a
