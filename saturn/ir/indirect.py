@@ -368,7 +368,8 @@ def _branch(head, call, entry, rest: int, new_block) -> None:
         cur.term = N.Branch(N.Binary(T.INT, "eq", call.func, N.FuncAddr(call.func.type, target)),
                             direct.id, other.id, call.coord, f"{call.text} calls {target}")
         cur = other
-    cur.stmts = [TB.direct(call, targets[-1], among) if complete else
+    # `cur` is `head` itself when one target is all: keep what came before the call.
+    cur.stmts = [*cur.stmts, TB.direct(call, targets[-1], among) if complete else
                  dataclasses.replace(call, among=among)]
     cur.term = N.Goto(rest)
 
