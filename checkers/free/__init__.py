@@ -157,10 +157,13 @@ class FreeChecker(Checker):
         data = ctx.data[self.name]
         if data.marked:
             self.check(ctx, st, AFTER, locations, coord, message, statement)
-        for obj, _ in locations:
+        for obj, g in locations:
             steps = summaries.block_steps(ctx, obj.root)
-            if steps is not None:
-                data.uses.setdefault(repr(steps), steps)
+            # Only where the path can reach it: `*s = malloc(n); **s = 0;` writes the new
+            # block, not the one `*s` held on entry (its guard there contradicts the path's).
+            if steps is not None and repr(steps) not in data.uses and \
+                    ctx.can(ctx.lit(st.guard), g, budget=summaries.OPTIONAL):
+                data.uses[repr(steps)] = steps
 
     # -- events ---------------------------------------------------------------------------------
     def on_load(self, ctx, access, st):

@@ -173,11 +173,20 @@ def _out_allocs(ctx, checker, data, rules, g, view) -> list:
                 # `if (!*p) *p = alloc();`: only when *p was null on entry (a loop may call it
                 # again with the block it got the first time).
                 held = ctx.input_value(slot)
-                only_if_null = held is not None and not ctx.can(g, valid, ctx.truth(held))
+                only_if_null = held is not None and not ctx.can(g, valid, ctx.truth(held)) \
+                    and _left_as_it_was(ctx, g, slot, held, value)
                 out.append([p.index, conditions.find(ctx, g, valid, view)] +
                            (["if-null"] if only_if_null else []))
                 break
     return out
+
+
+def _left_as_it_was(ctx, g, slot, held, value) -> bool:
+    """Whether a non-null `*p` on entry is what `*p` holds at the exit (the callee allocated
+    only into a null one, and left another alone): not c-ares's `*host = NULL;` first."""
+    if value is None:
+        return True
+    return not ctx.can(g, ctx.truth(held), -ctx.pointers_equal(value, held))
 
 
 def _field_allocs(ctx, data, rules, g, view) -> list:

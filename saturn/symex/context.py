@@ -5,6 +5,7 @@ from ..bitvec.vec import BitVec, const
 from ..ir import nodes as N
 from ..ir import types as T
 from ..logic.circuit import FALSE, TRUE
+from ..memory import gls
 from ..memory.gls import GLS, make as make_gls
 from ..memory.locations import child
 from ..report.diagnostic import Report, TraceNote
@@ -171,6 +172,10 @@ class FunctionContext:
 
     def same(self, a, b) -> bool:
         return same(self.ev, a, b)
+
+    def pointers_equal(self, a, b) -> int:
+        """The literal of `a == b` for two pointer values."""
+        return gls.equal(self.c, self.ev.as_gls(self.force(a)), self.ev.as_gls(self.force(b)))
 
     def stored(self, state, obj):
         """The value a state holds for `obj`, or None where it holds none (NOTE [lazy-values])."""
