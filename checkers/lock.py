@@ -75,7 +75,8 @@ class LockChecker(Checker):
              "The function may return with the lock held or not under the same return "
              "condition, so callers cannot know whether to release it."),
         Kind("lock.not-released", "warning",
-             "A lock only this function can reach is still held when it returns."),
+             "A lock only this function can reach (one it made, or its own static that "
+             "no path of it releases again) is still held when it returns."),
         Kind("lock.held-on-error", "warning",
              "The function returns an error (a negative value or null) with a lock it took "
              "still held, while the paths that succeed release it: a caller that sees the "
