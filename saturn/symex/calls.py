@@ -31,6 +31,7 @@ def default_call(ev, call: N.Call, args: list, st) -> None:
             ev.store(call.lv, results.at_call(ev, summary, args, call.lv.type) or
                      returned_value(ev, call, args, st) or
                      ev.fresh_value(call.lv.type, label), st)
+            fresh_fields(ev, call, st, label)
             returned_fields(ev, call, args, st)
             constrain_result(ev, call, args, st)
         return
@@ -39,6 +40,7 @@ def default_call(ev, call: N.Call, args: list, st) -> None:
         at = RETURNS_ARG.get(name)
         ev.store(call.lv, args[at] if at is not None and at < len(args) and
                  isinstance(call.lv.type, T.PtrT) else ev.fresh_value(call.lv.type, label), st)
+        fresh_fields(ev, call, st, label)
         if name in OBJECT_LENGTHS:
             _below_address_space(ev, call, st)
     effect = "none" if call.callee == N.ASM_CALL else ev.library_effects.get(name)
@@ -130,6 +132,32 @@ def constrain_result(ev, call: N.Call, args: list, st) -> None:
         lit = c.AND(lit, -neg if sign == "nonnegative" else
                     c.OR(neg, c.AND_all([-b for b in value.bits])))
     st.guard = st.guard & ev.guards.of_lit(lit)
+
+
+MAX_RESULT_LEAVES = 256
+
+
+def fresh_fields(ev, call: N.Call, st, label: str) -> None:
+    """A struct result's fields, each a new unknown at every call: the result's object is the
+    call's one temporary, whose fields would otherwise read their first values again (two
+    `datum d = fetch(...)` in a loop getting one block)."""
+    if not isinstance(call.lv.type, T.StructT):
+        return
+    budget = [MAX_RESULT_LEAVES]
+    for obj, g in ev.locs(call.lv, st):
+        _fresh_leaves(ev, obj, g, st, f"{label}.", budget)
+
+
+def _fresh_leaves(ev, obj, g, st, label, budget) -> None:
+    for name, ftype in obj.type.fields:
+        if budget[0] <= 0:
+            return
+        leaf = child(obj, name, ftype)
+        if isinstance(ftype, T.StructT):
+            _fresh_leaves(ev, leaf, g, st, f"{label}{name}.", budget)
+        elif not isinstance(ftype, T.ArrT):
+            budget[0] -= 1
+            ev.store_obj(leaf, ev.fresh_value(ftype, f"{label}{name}"), g, st)
 
 
 def returned_fields(ev, call: N.Call, args: list, st) -> None:
