@@ -23,7 +23,7 @@ from .lines import NUMBER_OR_LITERAL as _NUMBERS, moved_place
 # The fields read without the body (all but _BODY's: a test checks).
 META = ("key", "name", "file", "line", "end_line", "static", "notes", "callees",
         "fn_pointer_calls", "text", "digest", "line_values", "weight", "indirect", "fn_stores",
-        "spawns", "inits", "signature", "unmodelled")
+        "spawns", "inits", "signature", "unmodelled", "stand_ins")
 _BODY = ("blocks", "params", "ret", "rv", "entry", "exit")
 _FILL = re.compile("\0(-?\\d+)\0")
 
