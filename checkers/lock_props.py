@@ -56,16 +56,22 @@ def input_props(ctx):
 def command_codes(ctx) -> dict:
     """Parameter uid -> the non-zero constants a branch compares it with for equality."""
     out: dict = {}
-    for block in ctx.fn.blocks.values():
+    for x, k in _equality_tests(ctx.fn):
+        if isinstance(x, N.Read) and isinstance(x.lv, N.VarLv) and x.lv.sym.kind == "param":
+            out.setdefault(x.lv.sym.uid, set()).add(k)
+    return {uid: sorted(ks) for uid, ks in out.items()}
+
+
+def _equality_tests(fn):
+    """(other side, constant) of each branch condition `x == K` or `x != K`, K non-zero."""
+    for block in fn.blocks.values():
         cond = N.uncast(getattr(block.term, "cond", None))
         if not (isinstance(cond, N.Binary) and cond.op in ("eq", "ne")):
             continue
         a, b = N.uncast(cond.a), N.uncast(cond.b)
         for x, y in ((a, b), (b, a)):
-            if isinstance(y, N.Const) and y.value and isinstance(x, N.Read) and \
-                    isinstance(x.lv, N.VarLv) and x.lv.sym.kind == "param":
-                out.setdefault(x.lv.sym.uid, set()).add(y.value)
-    return {uid: sorted(ks) for uid, ks in out.items()}
+            if isinstance(y, N.Const) and y.value:
+                yield x, y.value
 
 
 # NOTE [flag-words]: a parameter the function tests against two or more single-bit masks is a
@@ -152,11 +158,4 @@ def _prop_order(prop):
 
 def _compared_constants(fn) -> list[int]:
     """Non-zero constants the function's branch conditions compare something with."""
-    found = set()
-    for block in fn.blocks.values():
-        cond = N.uncast(getattr(block.term, "cond", None))
-        if isinstance(cond, N.Binary) and cond.op in ("eq", "ne"):
-            for side in map(N.uncast, (cond.a, cond.b)):
-                if isinstance(side, N.Const) and side.value:
-                    found.add(side.value)
-    return sorted(found)[:4]
+    return sorted({k for _, k in _equality_tests(fn)})[:4]
