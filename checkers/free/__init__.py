@@ -144,6 +144,10 @@ class FreeChecker(Checker):
                 continue
             data.marked.setdefault(root, None)
             old = self.state(ctx, st, root)
+            # Only where the block exists: an input's block reached through a pointer that is
+            # null is no block. A callee's writes keep the field's old value where the struct's
+            # pointer is null (calls.default_call), and that phantom was not freed.
+            g = ctx.c.AND(g, ctx.exists(root))
             if when is None:   # perhaps freed: a block already freed stays freed
                 ctx.set_attr(st, root, FREED_ATTR, fs.ite(fs.is_(old, FREED), old,
                                                           fs.const(MAYBE)), g)

@@ -11,7 +11,7 @@ from ..logic.circuit import FALSE
 from ..memory import gls
 from ..memory.gls import GLS
 from ..memory.locations import child
-from . import results
+from . import copies, results
 from .interface import resolve
 from .lazy import force
 
@@ -22,17 +22,25 @@ def default_call(ev, call: N.Call, args: list, st) -> None:
     if modifies is not None:
         # The callee's summary names what it may change (M, §2.5.3): only that becomes unknown.
         # Every path is resolved before anything changes.
+        # The result's paths name the callee's entry state, so they are resolved first too:
+        # `take(list)` returns the head it found, not the head it left.
         memo: dict = {}
-        targets = [hit for steps in modifies for hit in resolve(ev, steps, args, None, st, memo)]
-        for obj, g in targets:   # written by the callee: what they held is overwritten
-            ev.store_obj(obj, ev.fresh_value(obj.type, obj.display), g, st)
+        targets = [(repr(steps), hit) for steps in modifies
+                   for hit in resolve(ev, steps, args, None, st, memo)]
+        copied = copies.values(ev, ev.copies.get(call.callee), args, st, memo)
+        result = fields = None
         if call.lv is not None:
-            summary = ev.results.get(call.callee, {})
-            ev.store(call.lv, results.at_call(ev, summary, args, call.lv.type) or
-                     returned_value(ev, call, args, st) or
-                     ev.fresh_value(call.lv.type, label), st)
+            result = results.at_call(ev, ev.results.get(call.callee, {}), args,
+                                     call.lv.type) or returned_value(ev, call, args, st)
+            fields = returned_fields(ev, call, args, st)
+        for key, (obj, g) in targets:   # written by the callee: what they held is overwritten
+            value = copied[key] if key in copied else ev.fresh_value(obj.type, obj.display)
+            ev.store_obj(obj, value, g, st)
+        if call.lv is not None:
+            ev.store(call.lv, result or ev.fresh_value(call.lv.type, label), st)
             fresh_fields(ev, call, st, label)
-            returned_fields(ev, call, args, st)
+            for obj, value, g in fields:
+                ev.store_obj(obj, value, g, st)
             constrain_result(ev, call, args, st)
         return
     name = (call.callee or "").rsplit(":", 1)[-1]
@@ -52,8 +60,9 @@ def default_call(ev, call: N.Call, args: list, st) -> None:
         # A library function writes what its arguments point to (`snprintf(info->fix.id,
         # ..)` writes that array, not the rest of *info), and overwrites it for real: where
         # the argument points there (`free(a)` with `a` one of a list's nodes by the path
-        # taken leaves the other nodes as they were).
-        for obj in list(st.store):
+        # taken leaves the other nodes as they were). Objects only read so far count too:
+        # `memset(s, 0, sizeof *s)` changes `s->buf` though nothing wrote it before.
+        for obj in list(dict.fromkeys([*st.store, *ev.env.initial_values])):
             g = _under(ev.c, obj, pointed)
             if g != FALSE:
                 ev.store_obj(obj, ev.fresh_value(obj.type, obj.display), g, st)
@@ -160,17 +169,20 @@ def _fresh_leaves(ev, obj, g, st, label, budget) -> None:
             ev.store_obj(leaf, ev.fresh_value(ftype, f"{label}{name}"), g, st)
 
 
-def returned_fields(ev, call: N.Call, args: list, st) -> None:
-    """The pointer fields of a struct result that the callee's summary ties to its arguments."""
+def returned_fields(ev, call: N.Call, args: list, st) -> list:
+    """The pointer fields of a struct result that the callee's summary ties to its arguments:
+    (field object, value, guard) to store."""
     got = ev.returns.get(call.callee) if call.callee else None
     if not isinstance(got, dict) or not isinstance(call.lv.type, T.StructT):
-        return
+        return []
+    out = []
     for obj, g in ev.locs(call.lv, st):
         for name, steps in sorted(got["fields"].items()):
             ftype = obj.type.field_type(name) if isinstance(obj.type, T.StructT) else None
             value = _pointer_to(ev, steps, args, st) if ftype is not None else None
             if value is not None:
-                ev.store_obj(child(obj, name, ftype), value, g, st)
+                out.append((child(obj, name, ftype), value, g))
+    return out
 
 
 def _pointer_to(ev, steps, args, st):

@@ -12,7 +12,7 @@ from ..ir.loops import HAVOC, Unroller, havoc_header
 from ..logic.bdd import Guards
 from ..logic.circuit import Circuit
 from ..logic.solver import Session
-from . import events, interface, results
+from . import copies, events, interface, results
 from .context import FunctionContext
 from .environment import Environment
 from .evaluator import Evaluator
@@ -75,6 +75,8 @@ def _new_context(program, fn, checkers, options, summaries):
     ev.noreturn = {k for k, s in summaries.items() if s.get("<engine>", {}).get("noreturn")}
     ev.effects = {k: s["<engine>"]["modifies"] for k, s in summaries.items()
                   if s.get("<engine>", {}).get("modifies") is not None}
+    ev.copies = {k: s["<engine>"]["copies"] for k, s in summaries.items()
+                 if s.get("<engine>", {}).get("copies")}
     ev.returns = {k: s["<engine>"]["returns"] for k, s in summaries.items()
                   if s.get("<engine>", {}).get("returns")}
     ev.signs = {k: s["<engine>"]["sign"] for k, s in summaries.items()
@@ -147,6 +149,7 @@ def _run(program, fn, unroller, checkers, options, summaries, havoc):
     ctx.data.setdefault("<summaries>", {})["<engine>"] = {
         "noreturn": final is None,
         "modifies": interface.modified(ev, final) if final is not None else [],
+        "copies": copies.infer(ctx, final),
         "returns": interface.returned(ctx, final),
         "sign": interface.return_sign(ctx, final),
         "result": results.result_summary(ctx, final),

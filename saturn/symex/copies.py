@@ -1,0 +1,87 @@
+"""What a callee leaves in the pointers it changes, when it is one of its inputs' entry values
+or null: `line->prev->next = line->next` (a list unlink), `d->err = NULL` (free and clear).
+
+NOTE [copied-pointers]: a modified pointer (M, §2.5.2) becomes a fresh unknown at a call, and a
+fresh node knows nothing of the list it came from: a caller that unlinks `line->next` in a loop
+would read the freed node again through `line->next`. So the summary also says, for each
+modified pointer, the interface pointer whose entry value it holds on every exit path where it
+exists (`copies`: [target steps, source steps]), or that it holds null (source "null"). The
+caller resolves every target and source before the call changes anything (the callee's reads are
+of its entry state) and stores the source's value instead of a fresh one. Only pointers whose
+exit value points where an input pointer pointed on entry are tried (its locations' `deref_of`),
+one bounded solver question each: a question left open gives no copy (the fresh unknown).
+"""
+from __future__ import annotations
+
+from ..ir import types as T
+from ..memory import gls
+from ..memory.gls import GLS
+from .interface import resolve, steps_of
+from .lazy import same
+
+BUDGET = 2_000       # conflicts per question
+MAX_TRIED = 32       # modified pointers tried per function
+
+
+def infer(ctx, exit_state) -> list:
+    """[[target steps, source steps or "null"], ...] for the function's modified pointers."""
+    if exit_state is None or not ctx.affordable():
+        return []
+    ev, out, tried = ctx.ev, [], 0
+    here = ctx.lit(exit_state.guard)
+    for obj, value in exit_state.store.items():
+        if not isinstance(obj.type, T.PtrT) or same(ev, value, ev.env.initial_values.get(obj)):
+            continue
+        target = steps_of(obj)
+        if target is None or target[0][0] == "ret" or tried >= MAX_TRIED:
+            continue
+        tried += 1
+        source = _source(ctx, obj, ctx.force(value), here)
+        if source is not None:
+            out.append([target, source])
+    return sorted(out, key=str)
+
+
+def _source(ctx, obj, value, here):
+    if not isinstance(value, GLS):
+        return None
+    exists = ctx.exists(obj)
+    if not ctx.can(here, exists, -value.null_guard(), budget=BUDGET):
+        return "null"
+    for ptr in _candidates(value):
+        source = steps_of(ptr)
+        if source is None or source[0][0] == "ret" or ptr is obj:
+            continue
+        equal = ctx.pointers_equal(value, ctx.env.initial(ptr))
+        if not ctx.can(here, exists, -equal, budget=BUDGET):
+            return source
+    return None
+
+
+def _candidates(value) -> list:
+    """The input pointers whose entry values the locations of `value` came from."""
+    out = []
+    for loc, _ in value.entries:
+        if loc is None or loc.parent is not None or loc.root.origin != "env":
+            continue
+        ptr = loc.deref_of
+        if ptr is not None and ptr not in out:
+            out.append(ptr)
+    return out[:2]
+
+
+def values(ev, copies, args, st, memo) -> dict:
+    """At a call, before its effects: repr(target steps) -> the value the target is left with."""
+    out = {}
+    for target, source in copies or ():
+        if source == "null":
+            out[repr(target)] = gls.NULL
+            continue
+        if len(source) == 1 and source[0][0] == "param":   # the argument itself
+            if source[0][1] < len(args):
+                out[repr(target)] = args[source[0][1]]
+            continue
+        ptrs = resolve(ev, source, args, None, st, memo)
+        if ptrs:
+            out[repr(target)] = ev.select([(g, ev.read_obj(p, st)) for p, g in ptrs])
+    return out
