@@ -11,6 +11,7 @@ summary (Checker.render_summary).
 from __future__ import annotations
 
 from saturn import registry
+from saturn.report.paths import render_steps
 
 
 def render(key: str, summaries: dict) -> str:
@@ -35,8 +36,8 @@ def result_lines(engine: dict) -> list[str]:
         names = sorted({f"param{p[1]}" for p in formula["params"]})
         parts.append(f"computed from {', '.join(names)} alone")
     if res.get("compare"):
-        op, i, j = res["compare"]
-        parts.append(f"param{i} {'==' if op == 'eq' else '!='} param{j}")
+        op, a, b = (x if not isinstance(x, int) else [["param", x]] for x in res["compare"])
+        parts.append(f"{render_steps(a)} {'==' if op == 'eq' else '!='} {render_steps(b)}")
     if res.get("known"):
         mask, value = res["known"]
         parts.append(f"bits {mask:#x} always {value:#x}")

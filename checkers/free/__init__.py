@@ -20,6 +20,7 @@ from ..library import SPEC_KEY
 from ..ownership.memory import (ALLOC, CHECKS_ONLY, EXTRA, FREE, FREE_KEY, NON_CAPTURING,
                                load_user_specs, released)
 from . import summary as summaries
+from .summary import block
 from .words import access_text, summary_lines
 
 LIVE, FREED, MAYBE = 0, 1, 2
@@ -96,7 +97,7 @@ class FreeChecker(Checker):
     # read from one, or stored into one — is not tracked: `for (i..) free(arr[i]);` would free
     # "it" twice. Blocks reached through precise locations are tracked as before.
     def tracked(self, data, obj) -> bool:
-        root = obj.root
+        root = block(obj)
         if root in data.summarized or root.origin not in BLOCKS:
             return False
         cur = root
@@ -118,7 +119,7 @@ class FreeChecker(Checker):
         data = ctx.data[self.name]
         path = None
         for obj, g in locations:
-            root = obj.root
+            root = block(obj)
             if root not in data.marked or root in data.summarized:
                 continue
             if path is None:
@@ -139,7 +140,7 @@ class FreeChecker(Checker):
                        f"'{text}' may free a block that was already freed", text)
         path = ctx.lit(st.guard)
         for obj, g in locations:
-            root = obj.root
+            root = block(obj)
             if not self.tracked(data, obj):
                 continue
             data.marked.setdefault(root, None)
@@ -162,7 +163,7 @@ class FreeChecker(Checker):
         if data.marked:
             self.check(ctx, st, AFTER, locations, coord, message, statement)
         for obj, g in locations:
-            steps = summaries.block_steps(ctx, obj.root)
+            steps = summaries.block_steps(ctx, block(obj))
             # Only where the path can reach it: `*s = malloc(n); **s = 0;` writes the new
             # block, not the one `*s` held on entry (its guard there contradicts the path's).
             if steps is not None and repr(steps) not in data.uses and \
@@ -177,7 +178,7 @@ class FreeChecker(Checker):
     def on_store(self, ctx, access, st):
         if access.old is not None and any(summarized(obj) for obj, _ in access.objs()):
             data = ctx.data[self.name]   # NOTE [summarized]
-            data.summarized.update(loc.root for loc, _ in ctx.locations(access.value()))
+            data.summarized.update(block(loc) for loc, _ in ctx.locations(access.value()))
         if access.through_pointer:
             self.use(ctx, st, access.objs(), access.coord,
                      f"{access_text(access.lv)} may be written after it was freed", "")

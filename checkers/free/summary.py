@@ -23,6 +23,17 @@ MAX_CONDITIONS = 8   # parameters and globals tried as a free's condition
 OPTIONAL = 2_000     # conflicts for a question with a conservative answer ("maybe")
 
 
+def block(obj):
+    """The object that stands for the block `obj` is in: a `container_of` view of a member is
+    the member's block (`kfree(list_entry(p, T, list))` then `e->ts` read through the view)."""
+    root = obj.root
+    for _ in range(8):
+        if root.container_of is None:
+            break
+        root = root.container_of[0].root
+    return root
+
+
 def block_steps(ctx, root):
     """The interface path of a block the function's inputs reach (param or global, through a
     pointer), or None."""
@@ -126,11 +137,11 @@ def _returned(ctx, data, exit_state, g):
     if rv is None or not isinstance(rv.type, T.PtrT):
         return None
     locs = [(loc, gl) for loc, gl in ctx.locations(ctx.exit_value(rv, exit_state))
-            if loc.root in data.marked]
+            if block(loc) in data.marked]
     if not locs:
         return None
     c, fs = ctx.c, data.fs
-    freed = c.OR_all(c.AND(gl, fs.is_(exit_state.attrs.get((loc.root.addr.uid, "#freed")) or
+    freed = c.OR_all(c.AND(gl, fs.is_(exit_state.attrs.get((block(loc).addr.uid, "#freed")) or
                                       fs.const(0), 1)) for loc, gl in locs)
     if not ctx.can(g, freed, budget=OPTIONAL):
         return None

@@ -31,7 +31,7 @@ def default_call(ev, call: N.Call, args: list, st) -> None:
         result = fields = None
         if call.lv is not None:
             result = results.at_call(ev, ev.results.get(call.callee, {}), args,
-                                     call.lv.type) or returned_value(ev, call, args, st)
+                                     call.lv.type, st) or returned_value(ev, call, args, st)
             fields = returned_fields(ev, call, args, st)
         for key, (obj, g) in targets:   # written by the callee: what they held is overwritten
             value = copied[key] if key in copied else ev.fresh_value(obj.type, obj.display)

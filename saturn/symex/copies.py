@@ -16,7 +16,7 @@ from __future__ import annotations
 from ..ir import types as T
 from ..memory import gls
 from ..memory.gls import GLS
-from .interface import resolve, steps_of
+from .interface import steps_of, value_at
 from .lazy import same
 
 BUDGET = 2_000       # conflicts per question
@@ -67,7 +67,7 @@ def _candidates(value) -> list:
         ptr = loc.deref_of
         if ptr is not None and ptr not in out:
             out.append(ptr)
-    return out[:2]
+    return out[:4]
 
 
 def values(ev, copies, args, st, memo) -> dict:
@@ -77,11 +77,7 @@ def values(ev, copies, args, st, memo) -> dict:
         if source == "null":
             out[repr(target)] = gls.NULL
             continue
-        if len(source) == 1 and source[0][0] == "param":   # the argument itself
-            if source[0][1] < len(args):
-                out[repr(target)] = args[source[0][1]]
-            continue
-        ptrs = resolve(ev, source, args, None, st, memo)
-        if ptrs:
-            out[repr(target)] = ev.select([(g, ev.read_obj(p, st)) for p, g in ptrs])
+        value = value_at(ev, source, args, st, memo)
+        if value is not None:
+            out[repr(target)] = value
     return out

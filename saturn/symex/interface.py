@@ -197,6 +197,15 @@ def resolve(ev, steps, args: list, ret_value, state, memo: dict | None = None
     return [(o, g) for o, g in (objs or []) if g != FALSE]
 
 
+def value_at(ev, steps, args: list, state, memo: dict | None = None):
+    """The value the caller's objects that an interface path names hold (a parameter's path is
+    the argument itself), or None where the path leads nowhere."""
+    if len(steps) == 1 and steps[0][0] == "param":
+        return args[steps[0][1]] if steps[0][1] < len(args) else None
+    objs = resolve(ev, steps, args, None, state, memo)
+    return ev.select([(g, ev.read_obj(o, state)) for o, g in objs]) if objs else None
+
+
 def _start(ev, head, args, ret_value):
     """(value, objects) of a path's first step: one of the two is None."""
     if head[0] == "param":

@@ -26,9 +26,11 @@ from ..ir import nodes as N
 from ..ir import types as T
 from ..logic.circuit import FALSE, TRUE
 from ..memory.gls import GLS
+from .interface import steps_of, value_at
 
 MAX_GATES = 2000
 MAX_ZERO_PARAMS = 6
+MAX_COMPARED = 6      # input pointers tried as the two sides of a compared result
 ZERO_BUDGET = 2_000   # conflicts; an open question keeps the result unknown
 KNOWN_BITS_MAX_VARS = 20_000   # a model and a few more per result: cheap only on small formulas
 
@@ -41,6 +43,9 @@ def result_summary(ctx, exit_state) -> dict | None:
         return None
     value = ctx.exit_value(rv, exit_state)
     compare = _param_compare(ctx.fn)
+    if compare is not None:
+        return {"compare": compare}
+    compare = _input_compare(ctx, exit_state, value)
     if compare is not None:
         return {"compare": compare}
     if isinstance(rv.type, T.IntT) and isinstance(value, BitVec):
@@ -91,6 +96,44 @@ def _param_compare(fn) -> list | None:
                and isinstance(x.lv.sym.type, T.PtrT) for x in sides):
         return None
     return [e.op, sides[0].lv.sym.index, sides[1].lv.sym.index]
+
+
+def _compared_pointers(fn) -> str | None:
+    """The operator when the function's only result is `a == b` or `a != b` of two pointers."""
+    stores = [s for b in fn.blocks.values() for s in b.stmts
+              if isinstance(s, N.Assign) and isinstance(s.lv, N.VarLv) and s.lv.sym is fn.rv]
+    if len(stores) != 1:
+        return None
+    e = N.uncast(stores[0].value)
+    if not isinstance(e, N.Binary) or e.op not in ("eq", "ne") or \
+            not all(isinstance(x.type, T.PtrT) for x in (N.uncast(e.a), N.uncast(e.b))):
+        return None
+    return e.op
+
+
+def _input_compare(ctx, exit_state, value) -> list | None:
+    """[op, a, b]: the result is the comparison of two pointers as the function found them on
+    entry, named by interface paths (`return READ_ONCE(head->next) == head;`, the kernel's
+    list_empty: a caller compares its own list's pointers, so a loop that empties a list
+    ends where the list is empty)."""
+    op = _compared_pointers(ctx.fn)
+    if op is None or not isinstance(value, BitVec) or not ctx.session.affordable():
+        return None
+    c, g = ctx.c, ctx.lit(exit_state.guard)
+    if ctx.can(g, c.OR_all(value.bits[1:]), budget=ZERO_BUDGET):
+        return None   # not 0 or 1
+    ptrs = [(steps_of(obj), v) for obj, v in ctx.env.inputs
+            if isinstance(obj.type, T.PtrT) and isinstance(v, GLS)][:MAX_COMPARED]
+    for i, (a, va) in enumerate(ptrs):
+        for b, vb in ptrs[i + 1:]:
+            if a is None or b is None or "ret" in (a[0][0], b[0][0]):
+                continue
+            eq = ctx.pointers_equal(va, vb)
+            lit = eq if op == "eq" else -eq
+            differs = c.OR(c.AND(value.bits[0], -lit), c.AND(-value.bits[0], lit))
+            if not ctx.can(g, differs, budget=ZERO_BUDGET):
+                return [op, a, b]
+    return None
 
 
 def _param_bits(ctx) -> dict[int, tuple[int, int]]:
@@ -180,16 +223,19 @@ def _lit(lits, local: int) -> int:
     return lits[local] if local > 0 else -lits[-local]
 
 
-def at_call(ev, summary: dict, args: list, lv_type) -> BitVec | None:
+def at_call(ev, summary: dict, args: list, lv_type, st) -> BitVec | None:
     """The result a call stores, from the callee's formula, sized to the target's type."""
     formula = summary.get("formula")
     if not isinstance(lv_type, T.IntT):
         return None
     if summary.get("compare"):
-        op, i, j = summary["compare"]
-        if max(i, j) >= len(args) or not all(isinstance(args[k], GLS) for k in (i, j)):
+        op, a, b = summary["compare"]
+        memo: dict = {}
+        sides = [value_at(ev, [["param", x]] if isinstance(x, int) else x, args, st, memo)
+                 for x in (a, b)]
+        if not all(isinstance(x, GLS) for x in sides):
             return None
-        value = ev.pointer_compare(op, args[i], args[j])
+        value = ev.pointer_compare(op, *sides)
     elif formula is None:
         return None
     else:
