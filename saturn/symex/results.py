@@ -8,9 +8,11 @@ the second call returned 0, and two calls of a pure helper with one argument cou
   keeps that cone (at most MAX_GATES gates) and a caller evaluates it on its own arguments,
   so equal arguments give equal results (a constant is the cone of no parameter);
 - when the function returns the comparison of two pointer parameters (`return list ==
-  head;`, the kernel's list_is_head, which every list walk of Linux 6.1 calls), the summary
-  says which (`compare`) and a caller compares its own arguments, so the walk ends where the
-  list does (parameters are unknowns of their own in the callee, never equal unless null);
+  head;`, the kernel's list_is_head, which every list walk of Linux 6.1 calls), or of two
+  pointers it read from its inputs (`return head->next == head;`, list_empty), the summary
+  says which (`compare`, parameters by index, other pointers by interface path) and a caller
+  compares its own, so the walk ends where the list does (parameters are unknowns of their
+  own in the callee, never equal unless null);
 - otherwise the bits that are the same on every path that returns (`known`), and for a
   pointer that it is never null (`nonnull`), or null wherever an integer parameter is 0
   (`null_if_zero`: an allocator called with size 0 frees, as realloc(p, 0) and lua's
