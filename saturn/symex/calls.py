@@ -69,7 +69,10 @@ def default_call(ev, call: N.Call, args: list, st) -> None:
         return
     roots = {loc.root for loc, _ in pointed}
     callee_file = ev.program_function_file(call.callee)
-    for obj in _met(ev, st):   # NOTE [forgotten-values]: a function we know nothing of
+    # A callee whose summary has too many changes to list (ev.unlisted) changed what this
+    # function only read, too (gdbm_store refills the field its summary frees).
+    met = _met(ev, st) if call.callee in ev.unlisted else list(st.store)
+    for obj in met:   # NOTE [forgotten-values]: a function we know nothing of
         root = obj.root
         if root in roots or _visible_global(ev, root, callee_file):
             ev.forget(obj, st)

@@ -75,6 +75,8 @@ def _new_context(program, fn, checkers, options, summaries):
     ev.noreturn = {k for k, s in summaries.items() if s.get("<engine>", {}).get("noreturn")}
     ev.effects = {k: s["<engine>"]["modifies"] for k, s in summaries.items()
                   if s.get("<engine>", {}).get("modifies") is not None}
+    ev.unlisted = {k for k, s in summaries.items()
+                   if "<engine>" in s and s["<engine>"].get("modifies", []) is None}
     ev.copies = {k: s["<engine>"]["copies"] for k, s in summaries.items()
                  if s.get("<engine>", {}).get("copies")}
     ev.returns = {k: s["<engine>"]["returns"] for k, s in summaries.items()

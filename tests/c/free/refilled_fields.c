@@ -63,13 +63,20 @@ void bad_use_after_reset(struct db *db) {
     b[0] = 1;   // expect: memory.use-after-free
 }
 
-// A function Saturn knows nothing of, given the struct, may have stored a new block in the
-// field the first call freed (gdbm_store, whose summary lists too many changes to keep).
-void drop_error(struct db *db) { free(db->errstr); }
-void reload(struct db *db);
+// A callee whose summary has too many changes to list (more than 64: gdbm_store) may have
+// stored a new block in the field the first call freed, though this function only read it.
+struct big { char *errstr; int a[80]; };
+#define W4(b) s->a[b] = k; s->a[b + 1] = k; s->a[b + 2] = k; s->a[b + 3] = k;
+#define W20(b) W4(b) W4(b + 4) W4(b + 8) W4(b + 12) W4(b + 16)
+char *make_error(int k);
+void drop_big_error(struct big *s) { free(s->errstr); }
+void reload_all(struct big *s, int k) {
+    W20(0) W20(20) W20(40) W20(60)
+    s->errstr = make_error(k);
+}
 
-void ok_drop_reload_drop(struct db *db) {
-    drop_error(db);
-    reload(db);
-    drop_error(db);
+void ok_drop_reload_drop(struct big *s) {
+    drop_big_error(s);
+    reload_all(s, 1);
+    drop_big_error(s);
 }
