@@ -28,6 +28,9 @@ def summary_lines(name: str, thing: str, summary: dict, failure: str = "null") -
     if summary.get("fields"):
         parts.append("result comes with allocated " +
                      ", ".join(render_steps([["ret"], ["deref"]] + f) for f in summary["fields"]))
+    for first, other in summary.get("field_aliases", []):
+        parts.append(f"{render_steps([['ret'], ['deref']] + other)} points to the same block as "
+                     f"{render_steps([['ret'], ['deref']] + first)}")
     escapees = [render_steps(e) for e in summary.get("escapees", [])]
     parts.append("escapees: " + (", ".join(escapees) if escapees else "none"))
     if summary.get("values"):

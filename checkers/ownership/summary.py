@@ -117,7 +117,10 @@ def _result(ctx, data, rules, g, view, summary) -> None:
         if all(not ctx.can(g, gl, rules.escaped(loc.root, frozenset({RET})))
                for loc, gl in new):
             summary["allocator"] = True
-            summary["fields"] = _owned_fields(ctx, data, rules, g, {loc.root for loc, _ in new})
+            summary["fields"], aliases = _owned_fields(ctx, data, rules, g,
+                                                       {loc.root for loc, _ in new})
+            if aliases:
+                summary["field_aliases"] = aliases
             made = ctx.c.OR_all(ctx.c.AND(gl, data.new_locs[loc.root][0]) for loc, gl in new)
             when = conditions.find(ctx, g, made, view, result=False)
             if when != "always":   # jq's sort_items: a block only where *too_deep == 0
@@ -131,19 +134,26 @@ def _result(ctx, data, rules, g, view, summary) -> None:
                 summary["returns_param"] = steps[0][1]
 
 
-def _owned_fields(ctx, data, rules, g, roots) -> list:
-    """Pointer fields of the result that hold new memory nothing else refers to."""
-    out = []
-    for p, value in rules.slots:
+def _owned_fields(ctx, data, rules, g, roots) -> tuple[list, list]:
+    """Pointer fields of the result that hold new memory nothing else refers to, and
+    [field, other field] where another field points to the same block (flex's `yy_ch_buf` and
+    `yy_buf_pos`): a caller makes the block once and points both at it."""
+    first: dict = {}   # new block -> the first field found holding it
+    aliases = []
+    for p, value in sorted(rules.slots, key=lambda pv: str(_relative(pv[0]))):
         if p.root not in roots or p is p.root:
             continue
         for loc, gl in ctx.locations(value):
             if loc.root in data.new_locs and loc.root not in roots and \
                     not ctx.can(g, gl, rules.escaped(loc.root, frozenset({RET}))):
                 steps = _relative(p)
-                if steps and steps not in out:
-                    out.append(steps)
-    return sorted(out, key=str)
+                if not steps or steps in first.values():
+                    continue
+                if loc.root in first:
+                    aliases.append([first[loc.root], steps])
+                else:
+                    first[loc.root] = steps
+    return sorted(first.values(), key=str), sorted(aliases, key=str)
 
 
 def _relative(obj) -> list:
@@ -346,12 +356,18 @@ def apply(ctx, checker, call, summary, escapees, args, st, held=None) -> None:
         obj, v = checker.allocate(ctx, st, call.coord, name, call.text, valid)
         ctx.store(call.lv, ctx.pointer([(obj, v), (None, -v)]), st)
         typed = ctx.pointer([(ctx.view(obj, getattr(call.lv.type, "target", None)), v)])
+        made = {}
         for steps in summary.get("fields", []):
             for slot, g in ctx.resolve([["ret"], ["deref"]] + steps, [], typed, st):
                 # A field exists only with the block that holds it.
                 inner, v2 = checker.allocate(ctx, st, call.coord, name, call.text,
                                              ctx.c.AND(ctx.c.new_var(), v))
-                ctx.write(slot, ctx.pointer([(inner, v2), (None, -v2)]), g, st)
+                made[repr(steps)] = ctx.pointer([(inner, v2), (None, -v2)])
+                ctx.write(slot, made[repr(steps)], g, st)
+        for steps, other in summary.get("field_aliases", []):
+            for slot, g in ctx.resolve([["ret"], ["deref"]] + other, [], typed, st):
+                if repr(steps) in made:
+                    ctx.write(slot, made[repr(steps)], g, st)
     elif summary.get("returns_param") is not None and call.lv is not None and \
             checker.writes_returned_param:   # NOTE [result-writers]
         i = summary["returns_param"]

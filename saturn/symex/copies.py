@@ -33,7 +33,7 @@ def infer(ctx, exit_state) -> list:
         if not isinstance(obj.type, T.PtrT) or same(ev, value, ev.env.initial_values.get(obj)):
             continue
         target = steps_of(obj)
-        if target is None or target[0][0] == "ret" or tried >= MAX_TRIED:
+        if not _precise(target) or tried >= MAX_TRIED:
             continue
         tried += 1
         source = _source(ctx, obj, ctx.force(value), here)
@@ -50,12 +50,19 @@ def _source(ctx, obj, value, here):
         return "null"
     for ptr in _candidates(value):
         source = steps_of(ptr)
-        if source is None or source[0][0] == "ret" or ptr is obj:
+        if not _precise(source) or ptr is obj:
             continue
         equal = ctx.pointers_equal(value, ctx.env.initial(ptr))
         if not ctx.can(here, exists, -equal, budget=BUDGET):
             return source
     return None
+
+
+def _precise(steps) -> bool:
+    """An interface path that names one object: not the result, and no step through elements
+    summarized as one (NOTE [summarized] in checkers/free)."""
+    return steps is not None and steps[0][0] != "ret" and \
+        not any(s[0] == "derived" for s in steps)
 
 
 def _candidates(value) -> list:
