@@ -28,16 +28,21 @@ def default_call(ev, call: N.Call, args: list, st) -> None:
         targets = [(repr(steps), hit) for steps in modifies
                    for hit in resolve(ev, steps, args, None, st, memo)]
         copied = copies.values(ev, ev.copies.get(call.callee), args, st, memo)
+        kept = {repr(steps): when for steps, when in ev.kept.get(call.callee, ())}
         result = fields = None
         if call.lv is not None:
             result = results.at_call(ev, ev.results.get(call.callee, {}), args,
-                                     call.lv.type, st) or returned_value(ev, call, args, st)
+                                     call.lv.type, st) or returned_value(ev, call, args, st) \
+                or ev.fresh_value(call.lv.type, label)
             fields = returned_fields(ev, call, args, st)
         for key, (obj, g) in targets:   # written by the callee: what they held is overwritten
             value = copied[key] if key in copied else ev.fresh_value(obj.type, obj.display)
+            if key in kept and result is not None:   # NOTE [kept-on-result]
+                value = ev.ite(copies.kept_where(ev, kept[key], result), ev.read_obj(obj, st),
+                               value)
             ev.store_obj(obj, value, g, st)
         if call.lv is not None:
-            ev.store(call.lv, result or ev.fresh_value(call.lv.type, label), st)
+            ev.store(call.lv, result, st)
             fresh_fields(ev, call, st, label)
             for obj, value, g in fields:
                 ev.store_obj(obj, value, g, st)

@@ -1,5 +1,7 @@
-"""What a callee leaves in the pointers it changes, when it is one of its inputs' entry values
-or null: `line->prev->next = line->next` (a list unlink), `d->err = NULL` (free and clear).
+"""What a callee leaves in the objects it changes: a pointer that holds one of its inputs' entry
+values or null (`line->prev->next = line->next`, a list unlink; `d->err = NULL`, free and
+clear), and objects that keep their entry values wherever the result says so (nothing changes
+on an error return).
 
 NOTE [copied-pointers]: a modified pointer (M, §2.5.2) becomes a fresh unknown at a call, and a
 fresh node knows nothing of the list it came from: a caller that unlinks `line->next` in a loop
@@ -13,6 +15,7 @@ one bounded solver question each: a question left open gives no copy (the fresh 
 """
 from __future__ import annotations
 
+from ..checker import result_lit, same_int
 from ..ir import types as T
 from ..memory import gls
 from ..memory.gls import GLS
@@ -20,7 +23,8 @@ from .interface import steps_of, value_at
 from .lazy import same
 
 BUDGET = 2_000       # conflicts per question
-MAX_TRIED = 32       # modified pointers tried per function
+MAX_TRIED = 32       # modified objects tried per function, for each question
+KEPT_WHEN = ("ret!=0", "ret==0")
 
 
 def infer(ctx, exit_state) -> list:
@@ -39,6 +43,41 @@ def infer(ctx, exit_state) -> list:
         source = _source(ctx, obj, ctx.force(value), here)
         if source is not None:
             out.append([target, source])
+    return sorted(out, key=str)
+
+
+# NOTE [kept-on-result]: a callee that changes a field only where it succeeds (the kernel's
+# `if (err) return err; ... service->srvstate = CLOSESENT; return 0;`) has that field in its M,
+# and a caller that tests the field after an error return would read a fresh unknown: the lock
+# it took by that field's value would seem kept on the error path. So the summary says which
+# modified objects keep their entry values wherever the result is non-zero, or zero (`kept`:
+# [steps, "ret!=0" or "ret==0"]), and the caller keeps what they held where its result says so.
+def kept(ctx, exit_state) -> list:
+    """[[steps, when], ...]: modified objects unchanged on every exit path where `when` holds."""
+    rv = ctx.fn.rv
+    if exit_state is None or rv is None or not isinstance(rv.type, (T.IntT, T.PtrT)) or \
+            not ctx.affordable():
+        return []
+    ev, out, tried = ctx.ev, [], 0
+    here, ret = ctx.lit(exit_state.guard), ctx.exit_value(rv, exit_state)
+    conds = [(w, result_lit(ctx, w, ret)) for w in KEPT_WHEN]
+    conds = [(w, lit) for w, lit in conds if ctx.can(here, lit, budget=BUDGET)]
+    for obj, value in exit_state.store.items() if conds else ():
+        if not isinstance(obj.type, (T.IntT, T.PtrT)) or \
+                same(ev, value, ev.env.initial_values.get(obj)):
+            continue
+        target = steps_of(obj)
+        if not _precise(target) or tried >= MAX_TRIED:
+            continue
+        tried += 1
+        value, initial = ctx.force(value), ev.env.initial(obj)
+        equal = ctx.pointers_equal(value, initial) if isinstance(obj.type, T.PtrT) else \
+            same_int(ctx.c, value, initial)
+        exists = ctx.exists(obj)
+        for when, lit in conds:
+            if not ctx.can(here, exists, lit, -equal, budget=BUDGET):
+                out.append([target, when])
+                break
     return sorted(out, key=str)
 
 
@@ -75,6 +114,12 @@ def _candidates(value) -> list:
         if ptr is not None and ptr not in out:
             out.append(ptr)
     return out[:4]
+
+
+def kept_where(ev, when: str, ret) -> int:
+    """At a call: the literal of `when` on the call's result."""
+    truth = ev.truth(ret)
+    return truth if when == "ret!=0" else -truth
 
 
 def values(ev, copies, args, st, memo) -> dict:
