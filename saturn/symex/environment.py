@@ -210,18 +210,20 @@ class Environment:
 # has h->prev == h too); a node first reached after h->prev was read is not among h->prev's
 # choices. Only for structs whose `next` and `prev` fields both point to the struct itself
 # (struct list_head and its kind; circular only when they are its only fields, as in
-# list_head: a node with a payload may end in null), only for the function's inputs (not a new
-# block's garbage), only for initial values: what was written stays written.
+# list_head: a node with a payload may end in null), only for the function's inputs and the
+# nodes unknown calls return (a list that exists; not a new block's garbage), only for initial
+# values: what was written stays written.
 _BACK = {"prev": "next", "next": "prev"}
 
 
 def _list_link(obj: Obj) -> bool:
-    """obj is the `next` or `prev` field of an input node of a list type."""
+    """obj is the `next` or `prev` field of an input node of a list type (or of one an unknown
+    call returned)."""
     node = obj.parent
     if node is None or obj.step not in _BACK or not isinstance(obj.type, T.PtrT):
         return False
     key = node.type.key() if node.type is not None else None
-    return key is not None and obj.type.target.key() == key and node.root.origin == "env"
+    return key is not None and obj.type.target.key() == key and node.root.origin in ("env", "fresh")
 
 
 def back_link(obj: Obj) -> Obj | None:

@@ -38,6 +38,25 @@ void ok_drop_after(line_t *line) {
         unlink_node(line->next);
 }
 
+// A node an unknown function returns is in a list too: its neighbours link back to it.
+line_t *line_from_number(long n);
+
+void renumber_from(line_t *line) {
+    long number = line->prev == NULL ? 0 : (long) line->prev->anchor;
+    while (line != NULL) {
+        line->anchor = (int) ++number;
+        line = line->next;
+    }
+}
+
+void ok_undo_join(long n) {
+    line_t *line = line_from_number(n);
+    if (!line->next)
+        return;
+    unlink_node(line->next);
+    renumber_from(line);
+}
+
 int bad_read_unlinked(line_t *line) {
     line_t *next = line->next;
     if (!next)
