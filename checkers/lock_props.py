@@ -56,22 +56,10 @@ def input_props(ctx):
 def command_codes(ctx) -> dict:
     """Parameter uid -> the non-zero constants a branch compares it with for equality."""
     out: dict = {}
-    for x, k in _equality_tests(ctx.fn):
+    for x, k in N.equality_tests(ctx.fn):
         if isinstance(x, N.Read) and isinstance(x.lv, N.VarLv) and x.lv.sym.kind == "param":
             out.setdefault(x.lv.sym.uid, set()).add(k)
     return {uid: sorted(ks) for uid, ks in out.items()}
-
-
-def _equality_tests(fn):
-    """(other side, constant) of each branch condition `x == K` or `x != K`, K non-zero."""
-    for block in fn.blocks.values():
-        cond = N.uncast(getattr(block.term, "cond", None))
-        if not (isinstance(cond, N.Binary) and cond.op in ("eq", "ne")):
-            continue
-        a, b = N.uncast(cond.a), N.uncast(cond.b)
-        for x, y in ((a, b), (b, a)):
-            if isinstance(y, N.Const) and y.value:
-                yield x, y.value
 
 
 # NOTE [flag-words]: a parameter the function tests against two or more single-bit masks is a
@@ -158,4 +146,4 @@ def _prop_order(prop):
 
 def _compared_constants(fn) -> list[int]:
     """Non-zero constants the function's branch conditions compare something with."""
-    return sorted({k for _, k in _equality_tests(fn)})[:4]
+    return sorted({k for _, k in N.equality_tests(fn)})[:4]

@@ -130,12 +130,13 @@ class FreeChecker(Checker):
             if lit != FALSE:
                 data.found.append((kind, coord, lit, root, message, statement))
 
-    def free(self, ctx, st, locations, when, coord, text, how="frees the block", check=True):
-        """Free the blocks of `locations` where `when` holds (MAYBE where `when` is None);
-        `check`: a block already freed is a double free."""
+    def free(self, ctx, st, locations, when, coord, text, how="frees the block", check=True,
+             only=TRUE):
+        """Free the blocks of `locations` where `when` holds (MAYBE where `when` is None, and
+        `only` holds); `check`: a block already freed is a double free."""
         data, fs = ctx.data[self.name], ctx.data[self.name].fs
         if check:
-            self.check(ctx, st, DOUBLE, [(o, ctx.c.AND(g, TRUE if when is None else when))
+            self.check(ctx, st, DOUBLE, [(o, ctx.c.AND(g, only if when is None else when))
                                          for o, g in locations], coord,
                        f"'{text}' may free a block that was already freed", text)
         path = ctx.lit(st.guard)
@@ -151,7 +152,7 @@ class FreeChecker(Checker):
             g = ctx.c.AND(g, ctx.exists(root))
             if when is None:   # perhaps freed: a block already freed stays freed
                 ctx.set_attr(st, root, FREED_ATTR, fs.ite(fs.is_(old, FREED), old,
-                                                          fs.const(MAYBE)), g)
+                                                          fs.const(MAYBE)), ctx.c.AND(g, only))
                 continue
             under = ctx.c.AND(g, when)
             ctx.set_attr(st, root, FREED_ATTR, fs.const(FREED), under)

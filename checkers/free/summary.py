@@ -8,18 +8,23 @@ freed — a dangling pointer its caller receives.)
 
 `when`: "always" (wherever the block exists, i.e. the pointers to it were not null), by the
 result ("ret==0", "ret!=0", "ret<0", "ret>=0"), by an integer parameter or global read on entry
-(["param", i, b], ["global", key, b]: b = 1 where it is non-zero, 0 where it is zero), or
-"maybe" (a condition none of these tells: the caller takes it as perhaps). A use has no
+(["param", i, b], ["global", key, b]: b = 1 where it is non-zero, 0 where it is zero), by an
+integer parameter's value among constants the function compares with (["param", i, "in", ks],
+and ["param", i, "in", ks, "maybe"] where it frees perhaps, and only there: an undo record
+updater whose action code says which record fields it reallocates), or "maybe" (a condition
+none of these tells: the caller takes it as perhaps). A use has no
 condition: a caller that hands over a freed block is told of it wherever the callee may use it
 (correct code hands no freed block to a function that may read it).
 """
 from __future__ import annotations
 
 from saturn.checker import TRUE, equals_const, result_lit
+from saturn.ir import nodes as N
 from saturn.ir import types as T
 
 MAX_USES = 32        # used paths kept in a summary (more: the first, by path)
 MAX_CONDITIONS = 8   # parameters and globals tried as a free's condition
+MAX_CODES = 12       # constants tried as the values of a parameter a free depends on
 OPTIONAL = 2_000     # conflicts for a question with a conservative answer ("maybe")
 
 
@@ -69,8 +74,10 @@ def apply(ctx, checker, call, token, args, st) -> None:
                     f"'{call.text}' may use memory that was freed (its summary reads or "
                     f"writes through it)", call.text)
     for when, objs, cond in token["frees"]:
-        checker.free(ctx, st, objs, _condition(ctx, when, cond, ret), call.coord, call.text,
-                     "frees the block (its summary)")
+        perhaps = isinstance(when, list) and when[-1] == "maybe"
+        checker.free(ctx, st, objs, None if perhaps else _condition(ctx, when, cond, ret),
+                     call.coord, call.text, "frees the block (its summary)",
+                     only=cond if perhaps else TRUE)
     returned = token["returns"]
     if returned is not None and ret is not None:
         checker.free(ctx, st, ctx.locations(ret), TRUE if returned == "always" else None,
@@ -80,6 +87,10 @@ def apply(ctx, checker, call, token, args, st) -> None:
 def _entry_condition(ctx, when, args, st):
     if not isinstance(when, list):
         return None
+    if when[0] == "param" and when[2] == "in":
+        value = args[when[1]] if when[1] < len(args) else None
+        return ctx.c.OR_all(equals_const(ctx.c, value, k) for k in when[3]) \
+            if value is not None else ctx.c.new_var()
     if when[0] == "param":
         value = args[when[1]] if when[1] < len(args) else None
     else:
@@ -158,7 +169,25 @@ def _when(ctx, here, exact, maybe, conds):
         if not ctx.can(here, lit, -exact, budget=OPTIONAL) and \
                 not ctx.can(here, -lit, maybe, budget=OPTIONAL):
             return when
-    return "maybe"
+    return _code_set(ctx, here, exact, maybe, conds) or "maybe"
+
+
+def _code_set(ctx, here, exact, maybe, conds):
+    """["param", i, "in", ks(, "maybe")]: the free happens only where an integer parameter is
+    one of the constants `ks` the function compares with."""
+    if not conds.codes:
+        return None
+    for index, value in conds.params:
+        eqs = {k: equals_const(ctx.c, value, k) for k in conds.codes}
+        ks = [k for k, eq in eqs.items() if ctx.can(here, eq, maybe, budget=OPTIONAL)]
+        if not ks or len(ks) == len(eqs):
+            continue
+        lit = ctx.c.OR_all(eqs[k] for k in ks)
+        if ctx.can(here, -lit, maybe, budget=OPTIONAL):
+            continue
+        exact_there = not ctx.can(here, lit, -exact, budget=OPTIONAL)
+        return ["param", index, "in", ks] + ([] if exact_there else ["maybe"])
+    return None
 
 
 class _Conditions:
@@ -167,6 +196,10 @@ class _Conditions:
 
     def __init__(self, ctx, exit_state):
         self.ctx, self.st, self.made = ctx, exit_state, None
+        self.params = [(p.index, ctx.param_value(p)) for p in ctx.fn.params
+                       if isinstance(p.type, T.IntT) and ctx.param_value(p) is not None]
+        self.params = self.params[:MAX_CONDITIONS]
+        self.codes = sorted({k for _, k in N.equality_tests(ctx.fn, zero=True)})[:MAX_CODES]
 
     def all(self):
         if self.made is None:

@@ -16,6 +16,9 @@ def _when(when) -> str:
         return ""
     if when == "maybe":
         return " perhaps"
+    if isinstance(when, list) and when[2] == "in":
+        codes = " or ".join(str(k) for k in when[3])
+        return f"{' perhaps' if when[-1] == 'maybe' else ''} if param{when[1]} is {codes}"
     if isinstance(when, list):
         name = f"param{when[1]}" if when[0] == "param" else when[1]
         return f" if {name} {'!=' if when[2] else '=='} 0"
