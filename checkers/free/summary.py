@@ -196,10 +196,13 @@ class _Conditions:
 
     def __init__(self, ctx, exit_state):
         self.ctx, self.st, self.made = ctx, exit_state, None
+        # Action codes: integer parameters a branch compares for equality (with a constant or
+        # with what the function dispatches on), and the constants it compares with.
+        compared = _compared_params(ctx.fn)
         self.params = [(p.index, ctx.param_value(p)) for p in ctx.fn.params
-                       if isinstance(p.type, T.IntT) and ctx.param_value(p) is not None]
-        self.params = self.params[:MAX_CONDITIONS]
-        self.codes = sorted({k for _, k in N.equality_tests(ctx.fn, zero=True)})[:MAX_CODES]
+                       if p.uid in compared and ctx.param_value(p) is not None][:MAX_CONDITIONS]
+        self.codes = sorted({k for _, k in N.equality_tests(ctx.fn, zero=True)})[:MAX_CODES] \
+            if self.params else []
 
     def all(self):
         if self.made is None:
@@ -228,3 +231,16 @@ class _Conditions:
             truth = -equals_const(ctx.c, value, 0)
             out += [(head + [1], truth), (head + [0], -truth)]
         return out
+
+
+def _compared_params(fn) -> set:
+    """Uids of integer parameters read in a branch condition `a == b` or `a != b`."""
+    out = set()
+    for block in fn.blocks.values():
+        cond = N.uncast(getattr(block.term, "cond", None))
+        if isinstance(cond, N.Binary) and cond.op in ("eq", "ne"):
+            for x in (N.uncast(cond.a), N.uncast(cond.b)):
+                if isinstance(x, N.Read) and isinstance(x.lv, N.VarLv) and \
+                        x.lv.sym.kind == "param" and isinstance(x.lv.sym.type, T.IntT):
+                    out.add(x.lv.sym.uid)
+    return out

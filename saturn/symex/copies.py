@@ -25,12 +25,14 @@ from .lazy import same
 BUDGET = 2_000       # conflicts per question
 MAX_TRIED = 32       # modified objects tried per function, for each question
 KEPT_WHEN = ("ret!=0", "ret==0")
+COPY_MAX_VARS = 20_000   # variables of the function's formula past which no copy is asked
+KEPT_MAX_VARS = 5_000   # variables of the function's formula past which nothing is asked
 
 
 def infer(ctx, exit_state) -> list:
     """[[target steps, source steps or "null"], ...] for the function's modified pointers."""
-    if exit_state is None or not ctx.affordable():
-        return []
+    if exit_state is None or ctx.c.nvars > COPY_MAX_VARS or not ctx.affordable():
+        return []   # the helpers that relink and clear are small; building big values is not
     ev, out, tried = ctx.ev, [], 0
     here = ctx.lit(exit_state.guard)
     for obj, value in exit_state.store.items():
@@ -53,32 +55,45 @@ def infer(ctx, exit_state) -> list:
 # modified objects keep their entry values wherever the result is non-zero, or zero (`kept`:
 # [steps, "ret!=0" or "ret==0"]), and the caller keeps what they held where its result says so.
 def kept(ctx, exit_state) -> list:
-    """[[steps, when], ...]: modified objects unchanged on every exit path where `when` holds."""
+    """[[steps, when], ...]: modified objects unchanged on every exit path where `when` holds:
+    all of them where one question says so, else one question each."""
     rv = ctx.fn.rv
     if exit_state is None or rv is None or not isinstance(rv.type, (T.IntT, T.PtrT)) or \
-            not ctx.affordable():
-        return []
-    ev, out, tried = ctx.ev, [], 0
+            ctx.c.nvars > KEPT_MAX_VARS or not ctx.affordable():
+        return []   # building every changed value's gates costs more than it pays for there
     here, ret = ctx.lit(exit_state.guard), ctx.exit_value(rv, exit_state)
-    conds = [(w, result_lit(ctx, w, ret)) for w in KEPT_WHEN]
-    conds = [(w, lit) for w, lit in conds if ctx.can(here, lit, budget=BUDGET)]
-    for obj, value in exit_state.store.items() if conds else ():
+    changed = _changes(ctx, exit_state)
+    out = []
+    for when in KEPT_WHEN:
+        lit = result_lit(ctx, when, ret)
+        if not changed or not ctx.can(here, lit, budget=BUDGET):
+            continue
+        if not ctx.can(here, lit, ctx.c.OR_all(c for _, c in changed), budget=BUDGET):
+            out += [[target, when] for target, _ in changed]   # nothing changes there
+            changed = []
+            continue
+        for target, c in changed:
+            if not ctx.can(here, lit, c, budget=BUDGET):
+                out.append([target, when])
+        changed = [tc for tc in changed if [tc[0], when] not in out]
+    return sorted(out, key=str)
+
+
+def _changes(ctx, exit_state) -> list:
+    """(steps, literal of "changed here") of the modified integers and pointers."""
+    ev, out = ctx.ev, []
+    for obj, value in exit_state.store.items():
         if not isinstance(obj.type, (T.IntT, T.PtrT)) or \
                 same(ev, value, ev.env.initial_values.get(obj)):
             continue
         target = steps_of(obj)
-        if not _precise(target) or tried >= MAX_TRIED:
+        if not _precise(target) or len(out) >= MAX_TRIED:
             continue
-        tried += 1
         value, initial = ctx.force(value), ev.env.initial(obj)
         equal = ctx.pointers_equal(value, initial) if isinstance(obj.type, T.PtrT) else \
             same_int(ctx.c, value, initial)
-        exists = ctx.exists(obj)
-        for when, lit in conds:
-            if not ctx.can(here, exists, lit, -equal, budget=BUDGET):
-                out.append([target, when])
-                break
-    return sorted(out, key=str)
+        out.append((target, ctx.c.AND(ctx.exists(obj), -equal)))
+    return out
 
 
 def _source(ctx, obj, value, here):
