@@ -20,33 +20,7 @@ def default_call(ev, call: N.Call, args: list, st) -> None:
     label = f"*{(call.callee or 'call').rsplit(':', 1)[-1]}()"
     modifies = ev.effects.get(call.callee) if call.callee else None
     if modifies is not None:
-        # The callee's summary names what it may change (M, §2.5.3): only that becomes unknown.
-        # Every path is resolved before anything changes.
-        # The result's paths name the callee's entry state, so they are resolved first too:
-        # `take(list)` returns the head it found, not the head it left.
-        memo: dict = {}
-        targets = [(repr(steps), hit) for steps in modifies
-                   for hit in resolve(ev, steps, args, None, st, memo)]
-        copied = copies.values(ev, ev.copies.get(call.callee), args, st, memo)
-        kept = {repr(steps): when for steps, when in ev.kept.get(call.callee, ())}
-        result = fields = None
-        if call.lv is not None:
-            result = results.at_call(ev, ev.results.get(call.callee, {}), args,
-                                     call.lv.type, st) or returned_value(ev, call, args, st) \
-                or ev.fresh_value(call.lv.type, label)
-            fields = returned_fields(ev, call, args, st)
-        for key, (obj, g) in targets:   # written by the callee: what they held is overwritten
-            value = copied[key] if key in copied else ev.fresh_value(obj.type, obj.display)
-            if key in kept and result is not None:   # NOTE [kept-on-result]
-                value = ev.ite(copies.kept_where(ev, kept[key], result), ev.read_obj(obj, st),
-                               value)
-            ev.store_obj(obj, value, g, st)
-        if call.lv is not None:
-            ev.store(call.lv, result, st)
-            fresh_fields(ev, call, st, label)
-            for obj, value, g in fields:
-                ev.store_obj(obj, value, g, st)
-            constrain_result(ev, call, args, st)
+        _summarized_call(ev, call, args, st, modifies, label)
         return
     name = (call.callee or "").rsplit(":", 1)[-1]
     if call.lv is not None:
@@ -81,6 +55,31 @@ def default_call(ev, call: N.Call, args: list, st) -> None:
         root = obj.root
         if root in roots or _visible_global(ev, root, callee_file):
             ev.forget(obj, st)
+
+
+def _summarized_call(ev, call, args, st, modifies, label) -> None:
+    """The callee's summary names what it may change (M, §2.5.3): only that becomes unknown,
+    or what it copied there (NOTE [copied-pointers]). Every path, the result's included, names
+    the callee's entry state, so all are resolved before anything changes: `take(list)`
+    returns the head it found, not the head it left."""
+    memo: dict = {}
+    targets = [(repr(steps), hit) for steps in modifies
+               for hit in resolve(ev, steps, args, None, st, memo)]
+    copied = copies.values(ev, ev.copies.get(call.callee), args, st, memo)
+    result = fields = None
+    if call.lv is not None:
+        result = results.at_call(ev, ev.results.get(call.callee, {}), args, call.lv.type, st) \
+            or returned_value(ev, call, args, st) or ev.fresh_value(call.lv.type, label)
+        fields = returned_fields(ev, call, args, st)
+    for key, (obj, g) in targets:   # written by the callee: what they held is overwritten
+        ev.store_obj(obj, copied[key] if key in copied else
+                     ev.fresh_value(obj.type, obj.display), g, st)
+    if call.lv is not None:
+        ev.store(call.lv, result, st)
+        fresh_fields(ev, call, st, label)
+        for obj, value, g in fields:
+            ev.store_obj(obj, value, g, st)
+        constrain_result(ev, call, args, st)
 
 
 # Library functions that return one of their arguments: `return memcpy(d, s, n);` returns d.

@@ -1,7 +1,5 @@
-"""What a callee leaves in the objects it changes: a pointer that holds one of its inputs' entry
-values or null (`line->prev->next = line->next`, a list unlink; `d->err = NULL`, free and
-clear), and objects that keep their entry values wherever the result says so (nothing changes
-on an error return).
+"""What a callee leaves in the pointers it changes, when it is one of its inputs' entry values
+or null: `line->prev->next = line->next` (a list unlink), `d->err = NULL` (free and clear).
 
 NOTE [copied-pointers]: a modified pointer (M, §2.5.2) becomes a fresh unknown at a call, and a
 fresh node knows nothing of the list it came from: a caller that unlinks `line->next` in a loop
@@ -11,11 +9,11 @@ exists (`copies`: [target steps, source steps]), or that it holds null (source "
 caller resolves every target and source before the call changes anything (the callee's reads are
 of its entry state) and stores the source's value instead of a fresh one. Only pointers whose
 exit value points where an input pointer pointed on entry are tried (its locations' `deref_of`),
-one bounded solver question each: a question left open gives no copy (the fresh unknown).
+one bounded solver question each, and only in functions of a modest size (the helpers that
+relink and clear are small): a question left open gives no copy (the fresh unknown).
 """
 from __future__ import annotations
 
-from ..checker import result_lit, same_int
 from ..ir import types as T
 from ..memory import gls
 from ..memory.gls import GLS
@@ -23,10 +21,8 @@ from .interface import steps_of, value_at
 from .lazy import same
 
 BUDGET = 2_000       # conflicts per question
-MAX_TRIED = 32       # modified objects tried per function, for each question
-KEPT_WHEN = ("ret!=0", "ret==0")
+MAX_TRIED = 32       # modified pointers tried per function
 COPY_MAX_VARS = 20_000   # variables of the function's formula past which no copy is asked
-KEPT_MAX_VARS = 5_000   # variables of the function's formula past which nothing is asked
 
 
 def infer(ctx, exit_state) -> list:
@@ -46,54 +42,6 @@ def infer(ctx, exit_state) -> list:
         if source is not None:
             out.append([target, source])
     return sorted(out, key=str)
-
-
-# NOTE [kept-on-result]: a callee that changes a field only where it succeeds (the kernel's
-# `if (err) return err; ... service->srvstate = CLOSESENT; return 0;`) has that field in its M,
-# and a caller that tests the field after an error return would read a fresh unknown: the lock
-# it took by that field's value would seem kept on the error path. So the summary says which
-# modified objects keep their entry values wherever the result is non-zero, or zero (`kept`:
-# [steps, "ret!=0" or "ret==0"]), and the caller keeps what they held where its result says so.
-def kept(ctx, exit_state) -> list:
-    """[[steps, when], ...]: modified objects unchanged on every exit path where `when` holds:
-    all of them where one question says so, else one question each."""
-    rv = ctx.fn.rv
-    if exit_state is None or rv is None or not isinstance(rv.type, (T.IntT, T.PtrT)) or \
-            ctx.c.nvars > KEPT_MAX_VARS or not ctx.affordable():
-        return []   # building every changed value's gates costs more than it pays for there
-    here, ret = ctx.lit(exit_state.guard), ctx.exit_value(rv, exit_state)
-    changed = _changes(ctx, exit_state)
-    out = []
-    for when in KEPT_WHEN:
-        lit = result_lit(ctx, when, ret)
-        if not changed or not ctx.can(here, lit, budget=BUDGET):
-            continue
-        if not ctx.can(here, lit, ctx.c.OR_all(c for _, c in changed), budget=BUDGET):
-            out += [[target, when] for target, _ in changed]   # nothing changes there
-            changed = []
-            continue
-        for target, c in changed:
-            if not ctx.can(here, lit, c, budget=BUDGET):
-                out.append([target, when])
-        changed = [tc for tc in changed if [tc[0], when] not in out]
-    return sorted(out, key=str)
-
-
-def _changes(ctx, exit_state) -> list:
-    """(steps, literal of "changed here") of the modified integers and pointers."""
-    ev, out = ctx.ev, []
-    for obj, value in exit_state.store.items():
-        if not isinstance(obj.type, (T.IntT, T.PtrT)) or \
-                same(ev, value, ev.env.initial_values.get(obj)):
-            continue
-        target = steps_of(obj)
-        if not _precise(target) or len(out) >= MAX_TRIED:
-            continue
-        value, initial = ctx.force(value), ev.env.initial(obj)
-        equal = ctx.pointers_equal(value, initial) if isinstance(obj.type, T.PtrT) else \
-            same_int(ctx.c, value, initial)
-        out.append((target, ctx.c.AND(ctx.exists(obj), -equal)))
-    return out
 
 
 def _source(ctx, obj, value, here):
@@ -129,12 +77,6 @@ def _candidates(value) -> list:
         if ptr is not None and ptr not in out:
             out.append(ptr)
     return out[:4]
-
-
-def kept_where(ev, when: str, ret) -> int:
-    """At a call: the literal of `when` on the call's result."""
-    truth = ev.truth(ret)
-    return truth if when == "ret!=0" else -truth
 
 
 def values(ev, copies, args, st, memo) -> dict:

@@ -77,8 +77,6 @@ def _new_context(program, fn, checkers, options, summaries):
                   if s.get("<engine>", {}).get("modifies") is not None}
     ev.unlisted = {k for k, s in summaries.items()
                    if "<engine>" in s and s["<engine>"].get("modifies", []) is None}
-    ev.kept = {k: s["<engine>"]["kept"] for k, s in summaries.items()
-               if s.get("<engine>", {}).get("kept")}
     ev.copies = {k: s["<engine>"]["copies"] for k, s in summaries.items()
                  if s.get("<engine>", {}).get("copies")}
     ev.returns = {k: s["<engine>"]["returns"] for k, s in summaries.items()
@@ -154,7 +152,6 @@ def _run(program, fn, unroller, checkers, options, summaries, havoc):
         "noreturn": final is None,
         "modifies": interface.modified(ev, final) if final is not None else [],
         "copies": copies.infer(ctx, final),
-        "kept": copies.kept(ctx, final),
         "returns": interface.returned(ctx, final),
         "sign": interface.return_sign(ctx, final),
         "result": results.result_summary(ctx, final),

@@ -36,7 +36,6 @@ class Evaluator(ExprEval, LvalueEval):
         self.forget_hooks = []        # callables (values, state): NOTE [forgotten-values]
         self.effects: dict = {}       # callee key -> interface paths it may modify (its M)
         self.copies: dict = {}        # callee key -> NOTE [copied-pointers]
-        self.kept: dict = {}          # callee key -> NOTE [kept-on-result]
         self.unlisted: set = set()    # callees whose M is over its bound
         self.attr_defaults = {}       # attribute name -> callable(obj_key) giving its entry value
         self.attr_kept: set = set()   # attribute names a loop's havoc leaves as they are
