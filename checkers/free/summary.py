@@ -235,12 +235,6 @@ class _Conditions:
 
 def _compared_params(fn) -> set:
     """Uids of integer parameters read in a branch condition `a == b` or `a != b`."""
-    out = set()
-    for block in fn.blocks.values():
-        cond = N.uncast(getattr(block.term, "cond", None))
-        if isinstance(cond, N.Binary) and cond.op in ("eq", "ne"):
-            for x in (N.uncast(cond.a), N.uncast(cond.b)):
-                if isinstance(x, N.Read) and isinstance(x.lv, N.VarLv) and \
-                        x.lv.sym.kind == "param" and isinstance(x.lv.sym.type, T.IntT):
-                    out.add(x.lv.sym.uid)
-    return out
+    return {x.lv.sym.uid for sides in N.equality_branches(fn) for x in sides
+            if isinstance(x, N.Read) and isinstance(x.lv, N.VarLv) and
+            x.lv.sym.kind == "param" and isinstance(x.lv.sym.type, T.IntT)}

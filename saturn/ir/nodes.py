@@ -145,14 +145,19 @@ def uncast(e):
     return e
 
 
-def equality_tests(fn, zero: bool = False):
-    """(other side, constant) of each branch condition `x == K` or `x != K`, K non-zero unless
-    `zero` (a `switch` is lowered to such tests)."""
+def equality_branches(fn):
+    """The two sides, casts off, of each branch condition `a == b` or `a != b` (a `switch` is
+    lowered to such tests)."""
     for block in fn.blocks.values():
         cond = uncast(getattr(block.term, "cond", None))
-        if not (isinstance(cond, Binary) and cond.op in ("eq", "ne")):
-            continue
-        a, b = uncast(cond.a), uncast(cond.b)
+        if isinstance(cond, Binary) and cond.op in ("eq", "ne"):
+            yield uncast(cond.a), uncast(cond.b)
+
+
+def equality_tests(fn, zero: bool = False):
+    """(other side, constant) of each branch condition `x == K` or `x != K`, K non-zero unless
+    `zero`."""
+    for a, b in equality_branches(fn):
         for x, y in ((a, b), (b, a)):
             if isinstance(y, Const) and (y.value or zero):
                 yield x, y.value

@@ -41,7 +41,7 @@ def default_call(ev, call: N.Call, args: list, st) -> None:
         # the argument points there (`free(a)` with `a` one of a list's nodes by the path
         # taken leaves the other nodes as they were). Objects only read so far count too:
         # `memset(s, 0, sizeof *s)` changes `s->buf` though nothing wrote it before.
-        for obj in _met(ev, st):
+        for obj in ev.met(st):
             g = _under(ev.c, obj, pointed)
             if g != FALSE:
                 ev.store_obj(obj, ev.fresh_value(obj.type, obj.display), g, st)
@@ -49,8 +49,9 @@ def default_call(ev, call: N.Call, args: list, st) -> None:
     roots = {loc.root for loc, _ in pointed}
     callee_file = ev.program_function_file(call.callee)
     # A callee whose summary has too many changes to list (ev.unlisted) changed what this
-    # function only read, too (gdbm_store refills the field its summary frees).
-    met = _met(ev, st) if call.callee in ev.unlisted else list(st.store)
+    # function only read, too: a callee's summary read `d->err` to free it, and gdbm_store
+    # refills it, so the next call must not find the freed block there again.
+    met = ev.met(st) if call.callee in ev.unlisted else list(st.store)
     for obj in met:   # NOTE [forgotten-values]: a function we know nothing of
         root = obj.root
         if root in roots or _visible_global(ev, root, callee_file):
@@ -100,13 +101,6 @@ def _below_address_space(ev, call, st) -> None:
     bits = getattr(value, "bits", None)
     if bits is not None and len(bits) > ADDRESS_BITS:
         st.guard = st.guard & ev.guards.of_lit(ev.c.AND_all([-b for b in bits[ADDRESS_BITS:]]))
-
-
-def _met(ev, st) -> list:
-    """The objects the function has written or read: a call may change an object whose entry
-    value was only read (a callee's summary read `d->err` to free it; the next call must not
-    find that block there again)."""
-    return list(dict.fromkeys([*st.store, *ev.env.initial_values]))
 
 
 def _under(c, obj, locs) -> int:

@@ -248,7 +248,7 @@ class FunctionContext:
         (a lock taken again after this function released it: NOTE [reacquire])."""
         if lit == FALSE:
             return
-        objs = {o for o in (*state.store, *self.env.initial_values) if _shared(self, o)}
+        objs = [o for o in self.ev.met(state) if _shared(self, o)]
         for obj in sorted(objs, key=lambda o: o.uid):
             if isinstance(obj.type, (T.IntT, T.PtrT)):
                 old = self.ev.read_obj(obj, state)

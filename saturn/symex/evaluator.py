@@ -55,6 +55,10 @@ class Evaluator(ExprEval, LvalueEval):
         else:
             self.store_obj(obj, fresh, guard, st)
 
+    def met(self, st) -> list:
+        """The objects the function has written or read so far, in the order it met them."""
+        return list(dict.fromkeys([*st.store, *self.env.initial_values]))
+
     def note(self, text: str) -> None:
         where = f"{self.where}: " if self.where is not None else ""
         self.notes.add(f"{where}{text}")
