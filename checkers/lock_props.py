@@ -35,22 +35,44 @@ def input_props(ctx):
     """`param != 0` for integer parameters, a flag word's bits one by one (NOTE
     [flag-words]), and `param == K` for a constant the function compares it with (a command
     code, an error code: lmdb's `rc == MDB_OWNERDEAD`, which says the robust mutex it is given
-    is held)."""
+    is held). At most MAX_PIN, those a branch tests first: a count or size no branch reads
+    must not crowd out the flags that come after it."""
     out, words, codes = [], flag_words(ctx), command_codes(ctx)
+    tested = _tested_params(ctx.fn)
     for p in ctx.fn.params:
-        if not _is_int(p.type) or len(out) >= MAX_PIN:
+        if not _is_int(p.type):
             continue
         value = ctx.initial_value(p)
         for bit in words.get(p.uid, ()):
-            out.append(({"kind": "param", "index": p.index, "bit": bit,
-                         "name": f"param{p.index} & {1 << bit:#x}"}, value.bits[bit]))
+            out.append((0, {"kind": "param", "index": p.index, "bit": bit,
+                            "name": f"param{p.index} & {1 << bit:#x}"}, value.bits[bit]))
         if p.uid not in words:
-            out.append(({"kind": "param", "index": p.index, "name": f"param{p.index}"},
+            out.append((0 if p.uid in tested else 1,
+                        {"kind": "param", "index": p.index, "name": f"param{p.index}"},
                         ctx.truth(value)))
         for k in codes.get(p.uid, ())[:1]:
-            out.append(({"kind": "param", "index": p.index, "eq": k,
-                         "name": f"param{p.index} == {k}"}, equals_const(ctx.c, value, k)))
-    return out[:MAX_PIN]
+            out.append((0, {"kind": "param", "index": p.index, "eq": k,
+                            "name": f"param{p.index} == {k}"}, equals_const(ctx.c, value, k)))
+    picked = sorted(range(len(out)), key=lambda i: (out[i][0], i))[:MAX_PIN]
+    return [out[i][1:] for i in sorted(picked)]
+
+
+def _tested_params(fn) -> set:
+    """The uids of parameters a branch condition reads."""
+    return {e.lv.sym.uid for e in _condition_parts(fn)
+            if isinstance(e, N.Read) and isinstance(e.lv, N.VarLv) and e.lv.sym.kind == "param"}
+
+
+def _condition_parts(fn):
+    """Every expression inside the functions' branch conditions, casts included."""
+    for block in fn.blocks.values():
+        stack = [getattr(block.term, "cond", None)]
+        while stack:
+            e = stack.pop()
+            if not isinstance(e, N.Expr):
+                continue
+            yield e
+            stack.extend((getattr(e, "a", None), getattr(e, "b", None)))
 
 
 def command_codes(ctx) -> dict:
@@ -70,30 +92,23 @@ def command_codes(ctx) -> dict:
 def flag_words(ctx) -> dict:
     """Parameter uid -> the bits (at most 4) of each parameter that is a word of flags."""
     masks: dict = {}
-    for block in ctx.fn.blocks.values():
-        for p, k in _bit_tests(getattr(block.term, "cond", None)):
-            masks.setdefault(p, set()).add(k.bit_length() - 1)
+    for p, k in _bit_tests(ctx.fn):
+        masks.setdefault(p, set()).add(k.bit_length() - 1)
     widths = {p.uid: getattr(p.type, "bits", 0) for p in ctx.fn.params}
     return {p: sorted(b for b in bits if b < widths.get(p, 0))[:4]
             for p, bits in masks.items() if len(bits) >= 2}
 
 
-def _bit_tests(cond):
+def _bit_tests(fn):
     """(parameter uid, single-bit mask) for `param & mask` tested in a branch condition."""
-    stack, out = [cond], []
-    while stack:
-        e = stack.pop()
+    for e in _condition_parts(fn):
         if isinstance(e, N.Binary) and e.op == "and":
             a, b = N.uncast(e.a), N.uncast(e.b)
             for x, y in ((a, b), (b, a)):
                 if isinstance(y, N.Const) and y.value > 0 and y.value & (y.value - 1) == 0 and \
                         isinstance(x, N.Read) and isinstance(x.lv, N.VarLv) and \
                         x.lv.sym.kind == "param":
-                    out.append((x.lv.sym.uid, y.value))
-        for child in (getattr(e, "a", None), getattr(e, "b", None)):
-            if isinstance(child, N.Expr):
-                stack.append(child)
-    return out
+                    yield x.lv.sym.uid, y.value
 
 
 def field_candidates(ctx, data):

@@ -177,15 +177,22 @@ MAX_INPUT_BRANCHES = 6
 MAX_CONE = 2_000
 
 
-def _input_branches(ctx, data, uid) -> list[int]:
-    memory, params, before = set(), set(), data.read_before(ctx, uid)
+def _input_leaves(ctx, before=None) -> tuple[set, set]:
+    """The variables of the entry values the function reads from memory and from its
+    parameters (only of the objects in `before`, if given)."""
+    memory, params = set(), set()
     for obj, value in ctx.inputs.items():
-        if obj not in before or obj.root.origin != "env":
+        if (before is not None and obj not in before) or obj.root.origin != "env":
             continue
         bits = getattr(value, "bits", None)
         lits = bits if bits is not None else [g for _, g in getattr(value, "entries", ())]
         param = obj.sym is not None and obj.sym.kind == "param"
         (params if param else memory).update(abs(x) for x in lits)
+    return memory, params
+
+
+def _input_branches(ctx, data, uid) -> list[int]:
+    memory, params = _input_leaves(ctx, data.read_before(ctx, uid))
     out, tests = [], {}
     for lit, _, term, *_ in ctx.branches:
         tests.setdefault(abs(lit), set()).add(id(term))
@@ -284,7 +291,10 @@ def _type_b(ctx, checker, data, uid, lk, exit_state, summary) -> None:
 # its own acquire took, has an error path that forgot to release it: the callers seeing the
 # error do not release what they did not take. The other contract — held where it succeeds,
 # released where it fails (`lock_and_get` returning null unlocked) — is no bug, and neither is
-# a wrapper that never releases (a trylock).
+# a wrapper that never releases (a trylock). Nor is an error under inputs (a mode the caller
+# chose: vchiq's OPENSYNC service whose `sync` is clear) under which the function returns the
+# lock held where it succeeds as well: that is what the function does in that mode, error or
+# not, and its callers know it.
 def _held_on_error(ctx, checker, data, uid, obj, exit_state) -> None:
     rv = ctx.fn.rv
     if rv is None or not isinstance(rv.type, (T.IntT, T.PtrT)) or \
@@ -305,7 +315,9 @@ def _held_on_error(ctx, checker, data, uid, obj, exit_state) -> None:
     held = c.AND_all([g, fs.is_(s0, U), fs.is_(final, L), mine, error])
     if ctx.may(g, fs.is_(s0, U), fs.is_(final, U), released, -error) is None:
         return
-    model = ctx.may(held, observe=ret_lits)
+    held = _held_unlike_success(ctx, held, c.AND_all([g, fs.is_(s0, U), fs.is_(final, L),
+                                                      mine, -error]))
+    model = ctx.may(held, observe=ret_lits) if held is not None else None
     if model is None:
         return
     where = ctx.return_coord(model)
@@ -313,6 +325,30 @@ def _held_on_error(ctx, checker, data, uid, obj, exit_state) -> None:
     ctx.report(checker.name, "lock.held-on-error", where,
                f"'{ctx.fn.name}' returns an error with {obj.display} still held, though it "
                f"releases it where it succeeds", notes, statement=f"error return {obj.display}")
+
+
+def _held_unlike_success(ctx, held, success_held):
+    """`held` under input branch decisions (MAX_INPUT_BRANCHES tests of entry values alone)
+    where no success holds the lock too, or None where every error holding it is a success
+    holding it under the same inputs: a mode the caller chose (NOTE [held-on-error]). Over
+    the budget, `held` as it is."""
+    memory, params = _input_leaves(ctx)
+    pins = []
+    for lit, *_ in ctx.branches:
+        if abs(lit) > 1 and lit not in pins and -lit not in pins and \
+                _cone_in(ctx.c, lit, memory | params):
+            pins.append(lit)
+            if len(pins) == MAX_INPUT_BRANCHES:
+                break
+    memo = Answers(QUESTION_BUDGET)
+    try:
+        for vals in valuations(ctx, [held], pins, memo):
+            assume = [x if v else -x for x, v in zip(pins, vals)]
+            if not ask(ctx, memo, [success_held, *assume]):
+                return ctx.c.AND_all([held, *assume])
+    except OverBudget:
+        return held
+    return None
 
 
 def _not_released(ctx, checker, data, uid, obj, exit_state, entry=False, made=None) -> None:

@@ -69,3 +69,31 @@ int ok_error_before(const char *s) {
     pthread_mutex_unlock(&table_lock);
     return 0;
 }
+
+/* An input the function tests after taking the lock decides the error. */
+struct device { pthread_mutex_t lock; int removed; int users; };
+
+int bad_error_on_input(struct device *d) {
+    pthread_mutex_lock(&d->lock);
+    if (d->removed)
+        return -19;                                // expect: lock.held-on-error
+    d->users++;
+    pthread_mutex_unlock(&d->lock);
+    return 0;
+}
+
+/* NOTE [held-on-error]: where the inputs that decide the release (a mode the caller set up,
+ * vchiq's srvstate OPENSYNC and service->sync) make the function return the lock held on
+ * success too, holding it on an error under the same inputs is that contract, not a
+ * forgotten release. */
+struct service { pthread_mutex_t sync_lock; int mode; int sync; };
+
+int finish(struct service *s);
+
+int ok_held_by_mode(struct service *s) {
+    if (s->mode == 3)
+        pthread_mutex_lock(&s->sync_lock);
+    if (s->sync)
+        pthread_mutex_unlock(&s->sync_lock);
+    return finish(s);
+}
