@@ -136,8 +136,13 @@ def _from_both_entries(ctx, data, uid, s0, any_error, memo) -> bool:
     [caller-decides])."""
     pins = [lit for _, lit in input_props(ctx)]   # flag words bit by bit: NOTE [flag-words]
     fs = data.fs
-    return _both(ctx, fs, s0, any_error, pins, memo) and \
-        _both(ctx, fs, s0, any_error, pins + _input_branches(ctx, data, uid), memo)
+    if not _both(ctx, fs, s0, any_error, pins, memo):
+        return False
+    try:
+        branches = _input_branches(ctx, data, uid, any_error, memo)
+    except OverBudget:
+        return False
+    return _both(ctx, fs, s0, any_error, pins + branches, memo)
 
 
 def _both(ctx, fs, s0, any_error, pins, memo) -> bool:
@@ -172,7 +177,9 @@ def _both(ctx, fs, s0, any_error, pins, memo) -> bool:
 # path doing both: a locking callback (`if (mode & CRYPTO_LOCK) lock(&locks[n]); else
 # unlock(&locks[n]);`) does what its caller asks. One test, not two: the paper's `if (c &
 # 0x80) lock(); if (c >= 0) unlock();` on a signed char splits them too, by two tests that
-# the bits make complementary, and stays a bug.
+# the bits make complementary, and stays a bug. Of these tests, those with errors on both
+# of their sides are the ones that can tell two contracts apart: a dispatch's first cases,
+# which touch no lock, do not take the places of the PAUSE and RESUME cases further on.
 MAX_INPUT_BRANCHES = 6
 MAX_CONE = 2_000
 
@@ -191,7 +198,7 @@ def _input_leaves(ctx, before=None) -> tuple[set, set]:
     return memory, params
 
 
-def _input_branches(ctx, data, uid) -> list[int]:
+def _input_branches(ctx, data, uid, any_error, memo) -> list[int]:
     memory, params = _input_leaves(ctx, data.read_before(ctx, uid))
     out, tests = [], {}
     for lit, _, term, *_ in ctx.branches:
@@ -200,9 +207,10 @@ def _input_branches(ctx, data, uid) -> list[int]:
         if abs(lit) <= 1 or lit in out or -lit in out:
             continue
         one_test = len(tests[abs(lit)]) == 1
-        if _cone_in(ctx.c, lit, memory) or \
+        if (_cone_in(ctx.c, lit, memory) or
                 ((_command_code(term.cond) or one_test and _splits(ctx, data, uid, lit)) and
-                 _cone_in(ctx.c, lit, memory | params)):
+                 _cone_in(ctx.c, lit, memory | params))) and \
+                ask(ctx, memo, [any_error, lit]) and ask(ctx, memo, [any_error, -lit]):
             out.append(lit)
             if len(out) == MAX_INPUT_BRANCHES:
                 break

@@ -93,3 +93,38 @@ void bad_flag_after_release(struct handle *h) {
         handle_lock(h);
     handle_unlock(h);                   // expect: lock.double-unlock
 }
+
+/* The protocol's message read from a slot the caller hands over, after a dispatch on the same
+ * type with many cases that touch no lock (vchiq's parse_message): the tests that decide
+ * which entry state errs are the PAUSE and RESUME cases, not the first ones met. */
+struct header { int msgid; int size; };
+struct slots { pthread_mutex_t slot; int counts[10]; int state; };
+static int send_holding(struct slots *s) {
+    pthread_mutex_lock(&s->slot);        /* released when the RESUME comes */
+    s->state = 2;
+    return 0;
+}
+void ok_parse_message(struct slots *s, struct header *h) {
+    int type = MSG_TYPE(h->msgid);
+    switch (type) {
+    case 1: s->counts[1]++; break;
+    case 2: s->counts[2] += h->size; break;
+    case 3: s->counts[3]--; break;
+    case 4: s->counts[4] = h->size; break;
+    case 5: s->counts[5]++; break;
+    case 6: s->counts[6] += 2; break;
+    case 7: s->counts[7] = 0; break;
+    case 8: s->counts[8]++; break;
+    default: break;
+    }
+    switch (type) {
+    case MSG_PAUSE:
+        send_holding(s);
+        break;
+    case MSG_RESUME:
+        pthread_mutex_unlock(&s->slot);
+        break;
+    default:
+        break;
+    }
+}
