@@ -14,12 +14,10 @@ from saturn.checker import (FALSE, TRUE, Checker, FiniteState, Kind, equals_cons
 
 from . import lock_apply, lock_class, lock_render, lock_reports, lock_summary
 from .lock_specs import CONFIG_KEYS, NONZERO, SEMAPHORE_OPS, SPECS, annotation_specs, load_user_specs
+from .lock_states import ACQ, REL, E, L, R, U
 from .lock_summary import LockError
 
-U, L, R, E = 0, 1, 2, 3                     # unlocked, locked (exclusive), read-held, error
-ACQ, REL = 1, 2                             # #lockfirst / #lockcause values
 RECURSIVE_KIND = 1                          # glibc's PTHREAD_MUTEX_RECURSIVE
-NAMES = {U: "unlocked", L: "locked", R: "read-locked", E: "error"}
 _ACQUIRE = {"w": {U: L, L: E, R: E}, "r": {U: R, R: R, L: E}}
 _RELEASE = {L: U, R: U, U: E}
 # A lock its holder may take again is released as many times as taken: the depth is not

@@ -7,7 +7,8 @@ from saturn.checker import FALSE, callee_summary, equals_const
 
 from . import lock_class
 from .lock_props import input_field
-from .lock_summary import ACQ, REL, E, L, R, U, LockError
+from .lock_states import ACQ, REL, E, L, R, U
+from .lock_summary import LockError
 
 
 def prepare(ctx, checker, summary, args, st):

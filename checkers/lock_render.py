@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from saturn.checker import Fact
 
-STATE = {0: "unlocked", 1: "locked", 2: "read-locked", 3: "error", "*": "any"}
-U, L = 0, 1
+from .lock_states import NAMES, L, U
+
+STATE = {**NAMES, "*": "any"}
 
 FACTS = (Fact("touches_locks", "its summary changes or needs a lock's state"),
          Fact("lock_wrapper", "it may return with a lock held that was not held on entry"),

@@ -9,8 +9,9 @@ from saturn.report.diagnostic import TraceNote
 
 from .lock_apply import reported_by_callee
 from .lock_props import input_props
-from .lock_summary import (ACQ, L, QUESTION_BUDGET, REL, U, Answers, OverBudget, ask,
-                           lock_exists, valuations)
+from .lock_states import ACQ, REL, L, U
+from .lock_summary import (QUESTION_BUDGET, Answers, OverBudget, ask, lock_exists,
+                           valuations)
 
 
 def report(ctx, checker, exit_state, summary) -> None:

@@ -25,6 +25,7 @@ from saturn.checker import FALSE
 
 from .lock_props import (MAX_FIELD_TRIES, MAX_PIN, field_candidates, inherited_props,
                          input_props, output_props)
+from .lock_states import REL, E, L, R, U
 
 
 class LockError(NamedTuple):
@@ -43,8 +44,6 @@ class LockError(NamedTuple):
 
 QUESTION_BUDGET = 10_000_000   # the solver's propagations: NOTE [lock-summary-budget]
 MAX_INHERITED = 2
-U, L, R, E = 0, 1, 2, 3
-ACQ, REL = 1, 2
 
 
 def lock_exists(ctx, obj, steps, exit_state) -> int:

@@ -8,6 +8,8 @@ where the two are equal on their common low bits. So `close(fd)` releases each d
 >= 0) close(fd);`), and a descriptor escapes where a global, what a parameter reaches, the result
 or an escaping new location holds a value equal to it (escape.py). It is owned (valid) where its
 value is above 2: negative is failure, and 0, 1 and 2 are the standard streams, never a leak.
+The C library's opens return -1 or an owned one (the standard streams are open), so a helper
+that hands out a stream over the descriptor it returns says so: `ret>=0 and ret!=0`.
 The function's own integer inputs (a parameter, a field of what one points to) may be
 descriptors its callers own: each gets a stand-in object, with the input's entry value, when a
 release or an unknown call may take it, so the summary can say that it escapes (`values`). An

@@ -49,6 +49,15 @@ _NON_CAPTURING_BASE = (
     "tolower",
 )
 NON_CAPTURING = library_spellings(_NON_CAPTURING_BASE)
+# Of those, the ones that write nothing a program reads back through their pointer arguments
+# (a FILE's insides are the library's): what the arrays and structs they are given hold stays.
+# qsort only permutes: the same pointers stay in the array, where the caller frees them.
+READS_ONLY = library_spellings((
+    "memcmp", "memchr", "strlen", "strnlen", "strcmp", "strncmp", "strcasecmp", "strncasecmp",
+    "strchr", "strrchr", "strstr", "strspn", "strcspn", "atoi", "atol", "printf", "fprintf",
+    "vprintf", "vfprintf", "puts", "fputs", "fputc", "putc", "fwrite", "write", "send", "qsort",
+    "bsearch", "perror", "access", "unlink", "toupper", "tolower",
+))
 
 # Functions that only read what they are given (the kernel's CONFIG_DEBUG_LIST checks inside
 # list_add and list_del): as unknown calls they would make the list's links unknown, and a walk

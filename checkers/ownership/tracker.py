@@ -13,12 +13,12 @@ A subclass gives the specs: the `acquires`, `releases`, `out_acquires`, `consume
 """
 from __future__ import annotations
 
-from saturn.checker import TRUE, Checker, FiniteState, set_summary, short_name
+from saturn.checker import TRUE, Checker, FiniteState, equals_const, set_summary, short_name
 from saturn.ir import types as T
 
 from . import conditions, handles, render, report, summary as summaries
 from .escape import ESCAPED
-from .memory import CHECKS_ONLY, released
+from .memory import CHECKS_ONLY, READS_ONLY, released
 
 
 class OwnData:
@@ -62,8 +62,9 @@ class OwnershipChecker(Checker):
     def library_effects(self):
         # A released block's contents are gone (its pointers no longer hold anything): "args".
         effects = {name: "none" for name in [*self.acquires, *CHECKS_ONLY]}
-        effects.update({name: "args" for name in
-                        [*self.releases, *self.out_acquires, *self.non_capturing]})
+        effects.update({name: "args" for name in [*self.releases, *self.out_acquires]})
+        effects.update({name: "none" if name in READS_ONLY else "args"
+                        for name in self.non_capturing})
         return effects
 
     def begin(self, ctx):
@@ -240,6 +241,10 @@ class OwnershipChecker(Checker):
         asked = -ctx.truth(args[k]) if k is not None and k < len(args) else None
         valid = None if asked is None else ctx.c.AND(asked, ctx.c.new_var())
         value, made = self.acquire(ctx, st, call.coord, name, call.text, call.ret, valid)
+        if self.has_descriptors() and isinstance(call.ret, T.IntT):
+            # POSIX: -1 on failure, else a descriptor the process did not have open (the
+            # standard streams are: NOTE [descriptors]).
+            ctx.restrict(st, ctx.c.OR(equals_const(ctx.c, value, -1), made))
         if extra.get("fails") == "minus-one" and not isinstance(call.ret, T.IntT):
             value = ctx.ite(made, ctx.pointer(ctx.locations(value)), ctx.integer_pointer(-1))
         if asked is not None:   # (with a buffer: the buffer, or null on failure)
