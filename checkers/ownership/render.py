@@ -14,14 +14,16 @@ def summary_lines(name: str, thing: str, summary: dict, failure: str = "null") -
         parts.append(f"allocator (returns new {thing} or {failure})" +
                      (f", new only if {when}" if when else ""))
     elif summary.get("returns_param") is not None:
-        parts.append(f"returns param{summary['returns_param']} or null")
+        parts.append(f"returns param{summary['returns_param']}" +
+                     ("" if summary.get("returns_param_always") else " or null"))
     else:
         parts.append("not an allocator")
     for i, when, *flags in summary.get("out_alloc", []):
         conds = ([when] if when != "always" else []) + \
             ([f"*param{i} was null"] if "if-null" in flags else [])
+        word = "exactly when" if "exactly" in flags else "if"
         parts.append(f"new {thing} through *param{i}" +
-                     (f" if {' and '.join(conds)}" if conds else ""))
+                     (f" {word} {' and '.join(conds)}" if conds else ""))
     for i, steps, when in summary.get("field_alloc", []):
         parts.append(f"new {thing} in {render_steps([['param', i], ['deref']] + steps)}" +
                      (f" if {when}" if when != "always" else ""))

@@ -1,6 +1,7 @@
 """Ownership summaries (Fig. 2.15–2.16), inferred at the exit and applied at calls (§2.6.5.3).
 
-Beyond the paper: `returns_param` (the result is parameter i or null — Fig. 2.18's BN_copy),
+Beyond the paper: `returns_param` (the result is parameter i or null — Fig. 2.18's BN_copy;
+with `returns_param_always`, null only where parameter i is),
 `out_alloc` (new memory handed out through `*param_i`, as asprintf and getline do), `field_alloc`
 (new memory stored in a field of `*param_i`: a constructor's helper filling the object it is
 given, so that the constructor's error path that frees only the object leaks it) and `fields`
@@ -132,6 +133,16 @@ def _result(ctx, data, rules, g, view, summary) -> None:
             steps = next(iter(params))
             if len(steps) == 2 and steps[0][0] == "param" and steps[1] == ("deref",):
                 summary["returns_param"] = steps[0][1]
+                if _never_null_instead(ctx, g, view.ret, steps[0][1]):
+                    summary["returns_param_always"] = True
+
+
+def _never_null_instead(ctx, g, ret, i) -> bool:
+    """Whether the result is null only where parameter i is (`free_and_assign(d, s)` returns
+    s: its caller's null test on the result is one on s), not BN_copy's null for a failure."""
+    p = next((p for p in ctx.fn.params if p.index == i), None)
+    value = ctx.param_value(p) if p is not None else None
+    return value is not None and not ctx.can(g, -ctx.truth(ret), ctx.truth(value))
 
 
 def _owned_fields(ctx, data, rules, g, roots) -> tuple[list, list]:
@@ -173,7 +184,7 @@ def _out_allocs(ctx, checker, data, rules, g, view) -> list:
         if not (isinstance(target, T.PtrT) or descriptor):
             continue
         initial = ctx.param_value(p)
-        for slot, _ in ctx.locations(initial) if initial is not None else []:
+        for slot, here in ctx.locations(initial) if initial is not None else []:
             value = ctx.stored(exit_state, slot)
             new = _descriptors_in(ctx, data, value) if descriptor else \
                 [(loc, gl) for loc, gl in ctx.locations(value) if loc.root in data.new_locs]
@@ -185,8 +196,13 @@ def _out_allocs(ctx, checker, data, rules, g, view) -> list:
                 held = ctx.input_value(slot)
                 only_if_null = held is not None and not ctx.can(g, valid, ctx.truth(held)) \
                     and _left_as_it_was(ctx, g, slot, held, value)
-                out.append([p.index, conditions.find(ctx, g, valid, view)] +
-                           (["if-null"] if only_if_null else []))
+                when = conditions.find(ctx, g, valid, view)
+                # Where the condition holds, is the new thing always there? Then a caller
+                # knows it is (read_pair's two strings, both there when it returns non-null).
+                exactly = when != "always" and not only_if_null and \
+                    not ctx.can(g, here, conditions.lit(ctx, when, view), -valid)
+                out.append([p.index, when] + (["if-null"] if only_if_null else []) +
+                           (["exactly"] if exactly else []))
                 break
     return out
 
@@ -371,14 +387,18 @@ def apply(ctx, checker, call, summary, escapees, args, st, held=None) -> None:
     elif summary.get("returns_param") is not None and call.lv is not None and \
             checker.writes_returned_param:   # NOTE [result-writers]
         i = summary["returns_param"]
-        if i < len(args):
+        if i < len(args) and summary.get("returns_param_always"):
+            ctx.store(call.lv, args[i], st)
+        elif i < len(args):
             pick = ctx.c.new_var()
             pairs = [(loc, ctx.c.AND(pick, g)) for loc, g in args[i].entries] + [(None, -pick)]
             ctx.store(call.lv, ctx.pointer(pairs), st)
     ret = ctx.load(call.lv, st) if call.lv is not None else None
     after = conditions.CallView(ctx, ret, args, st)
     for i, when, *flags in summary.get("out_alloc", []):
-        valid = ctx.c.AND(ctx.c.new_var(), conditions.lit(ctx, when, after))
+        valid = conditions.lit(ctx, when, after)
+        if "exactly" not in flags:
+            valid = ctx.c.AND(ctx.c.new_var(), valid)
         if "if-null" in flags:
             for slot, g, before in held.get(i, []):
                 # The callee left a non-null *param as it was: give the old block back.

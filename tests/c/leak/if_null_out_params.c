@@ -21,5 +21,5 @@ int open_once(struct conn **p) {
     return *p ? 0 : 2;
 }
 
-// expect-summary: reopen: leak: not an allocator; new memory through *param0 if ret==0; escapees: none
+// expect-summary: reopen: leak: not an allocator; new memory through *param0 exactly when ret==0; escapees: none
 // expect-summary: open_once: leak: not an allocator; new memory through *param0 if ret==0 and *param0 was null

@@ -17,7 +17,7 @@ static const struct prop *read_string(const struct prop *p, int id, char **value
     }
     return NULL;
 }
-// expect-summary: read_string: leak: not an allocator; new memory through *param2 if ret!=0
+// expect-summary: read_string: leak: not an allocator; new memory through *param2 exactly when ret!=0
 
 int ok_when_absent(const struct prop *props) {
     char *name;
@@ -48,7 +48,7 @@ static int process(int bad, char **out) {
     *out = v;
     return 1;
 }
-// expect-summary: process: leak: not an allocator; new memory through *param1 if ret>=0 and ret!=0
+// expect-summary: process: leak: not an allocator; new memory through *param1 exactly when ret>=0 and ret!=0
 
 int ok_on_failure(int bad) {
     char *v = NULL;

@@ -59,7 +59,7 @@ int bad_asprintf(int v) {
 int make_name(char **out, int id) {
     return asprintf(out, "n%d", id);
 }
-// expect-summary: make_name: leak: not an allocator; new memory through *param0 if ret>=0; escapees: none
+// expect-summary: make_name: leak: not an allocator; new memory through *param0 exactly when ret>=0; escapees: none
 
 void bad_make_name_user(void) {
     char *name;

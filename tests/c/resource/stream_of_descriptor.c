@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-int open_stream(const char *name, FILE **f)  // expect-summary: open_stream: resource: not an allocator; new resource through *param1 if ret>=0 and ret!=0; escapees: none
+int open_stream(const char *name, FILE **f)  // expect-summary: open_stream: resource: not an allocator; new resource through *param1 exactly when ret>=0 and ret!=0; escapees: none
 {
     int fd = open(name, O_RDONLY);
     if (fd == -1)
