@@ -36,7 +36,8 @@ class LockData:
         self.ops: list = []        # (addr uid, lit, coord, text)
         self.errors: list[LockError] = []
         self.acquires: list = []   # (addr uid, lit, coord)
-        self.releases: list = []   # (addr uid, lit): its own releases, for held_on_error
+        self.releases: list = []   # (addr uid, lit): its own releases and certain callees'
+                                   # (NOTE [held-on-error])
         self.read_before_op: dict = {}  # addr uid -> how many inputs were read before its first op
         self.read_before_any = None   # how many inputs were read before the first lock operation
         self.inherited: dict = {}     # callees' flags that are entry values here (lock_summary)

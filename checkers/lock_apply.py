@@ -217,6 +217,9 @@ def _apply_lock(ctx, checker, call, lk, obj, g, old, enabled, pins, pouts, st, p
         certain = _unconditional(rows) and not lk.get("alternative") and not coarse
         # NOTE [vague-callees]
         (data.certain if certain else data.uncertain).add(obj.addr.uid)
+        if certain and any(r[1] == L and r[3] == U for r in rows):   # NOTE [held-on-error]
+            data.releases.append((obj.addr.uid, c.AND_all([path, g, fs.is_(old, L),
+                                                           fs.is_(new, U)])))
         data.ops.append((obj.addr.uid, c.AND(path, g), call.coord,
                          f"'{call.text}' changes the state of {obj.display} ({lk['name']} in its summary)"))
     first = _expected_first(rows)

@@ -35,7 +35,7 @@ def report(ctx, checker, exit_state, summary) -> None:
             continue
         if exit_state is not None and ((steps is None and known) or entry):
             _not_released(ctx, checker, data, uid, obj, exit_state, entry)
-        elif exit_state is not None and uid in data.direct:
+        elif exit_state is not None and uid in data.direct | (data.certain - data.uncertain):
             own.append((uid, obj))
     if exit_state is not None and not summary.get("coarse"):
         # Coarse, its rows lost conditions to the budget: an exit they make ambiguous may not be
@@ -300,7 +300,9 @@ def _type_b(ctx, checker, data, uid, lk, exit_state, summary) -> None:
 # its own acquire took, has an error path that forgot to release it: the callers seeing the
 # error do not release what they did not take. The other contract — held where it succeeds,
 # released where it fails (`lock_and_get` returning null unlocked) — is no bug, and neither is
-# a wrapper that never releases (a trylock). Nor is an error under inputs (a mode the caller
+# a wrapper that never releases (a trylock). Its own acquire, or a callee's certain of its
+# effect (NOTE [vague-callees]: `item_lock(hv)` always takes the stripe, `item_unlock(hv)`
+# always releases it), as for Type B across functions. Nor is an error under inputs (a mode the caller
 # chose: vchiq's OPENSYNC service whose `sync` is clear) under which the function returns the
 # lock held where it succeeds as well: that is what the function does in that mode, error or
 # not, and its callers know it.

@@ -4,7 +4,7 @@ change what it can reach (pointer arguments' targets and globals), but never a f
 it cannot see (docs/DESIGN.md "From C to the IR"). Checkers' attributes are their own business."""
 from __future__ import annotations
 
-from ..checker import library_spellings
+from ..checker import library_spellings, result_lit
 from ..ir import nodes as N
 from ..ir import types as T
 from ..logic.circuit import FALSE
@@ -73,8 +73,13 @@ def _summarized_call(ev, call, args, st, modifies, label) -> None:
             or returned_value(ev, call, args, st) or ev.fresh_value(call.lv.type, label)
         fields = returned_fields(ev, call, args, st)
     for key, (obj, g) in targets:   # written by the callee: what they held is overwritten
-        ev.store_obj(obj, copied[key] if key in copied else
-                     ev.fresh_value(obj.type, obj.display), g, st)
+        value = copied.get(key)
+        if value is None or isinstance(value, tuple):
+            fresh = ev.fresh_value(obj.type, obj.display)
+            value = fresh if value is None else ev.ite(
+                result_lit(ev, value[0], result) if result is not None else ev.c.new_var(),
+                value[1], fresh)
+        ev.store_obj(obj, value, g, st)
     if call.lv is not None:
         ev.store(call.lv, result, st)
         fresh_fields(ev, call, st, label)

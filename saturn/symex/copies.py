@@ -11,9 +11,17 @@ of its entry state) and stores the source's value instead of a fresh one. Only p
 exit value points where an input pointer pointed on entry are tried (its locations' `deref_of`),
 one bounded solver question each, and only in functions of a modest size (the helpers that
 relink and clear are small): a question left open gives no copy (the fresh unknown).
+
+An out-parameter (`*param_i`, a pointer) that is no copy on every exit may still be one where
+the result says the call failed: `expand(in, &name)` writes a new string in `name` where it
+returns 0, and leaves what was there (or null) where it does not (`[target, "kept", "ret!=0"]`).
+The caller's `name` then still holds the block it freed in the loop's last iteration, and a
+second free of it on the error path is the double free it is. Only these slots, and only the
+result's own conditions, are asked: a question or two each.
 """
 from __future__ import annotations
 
+from ..checker import result_lit
 from ..ir import types as T
 from ..memory import gls
 from ..memory.gls import GLS
@@ -39,9 +47,34 @@ def infer(ctx, exit_state) -> list:
             continue
         tried += 1
         source = _source(ctx, obj, ctx.force(value), here)
+        when = None if source is not None or not _out_param(target) else \
+            _kept_when(ctx, obj, ctx.force(value), here, exit_state)
         if source is not None:
             out.append([target, source])
+        elif when is not None:
+            out.append([target, "kept", when])
     return sorted(out, key=str)
+
+
+def _out_param(steps) -> bool:
+    return len(steps) == 2 and steps[0][0] == "param" and steps[1] == ["deref"]
+
+
+def _kept_when(ctx, obj, value, here, exit_state):
+    """The condition on the result under which the pointer holds its entry value or null on
+    every exit, if one does."""
+    rv = ctx.fn.rv
+    if not isinstance(value, GLS) or rv is None or not isinstance(rv.type, (T.IntT, T.PtrT)):
+        return None
+    ret = ctx.exit_value(rv, exit_state)
+    kept = ctx.c.OR(ctx.pointers_equal(value, ctx.env.initial(obj)), value.null_guard())
+    exists = ctx.exists(obj)
+    for when in ("ret==0",) if isinstance(rv.type, T.PtrT) else ("ret!=0", "ret<0"):
+        failed = result_lit(ctx, when, ret)
+        if not ctx.can(here, exists, failed, -kept, budget=BUDGET) and \
+                ctx.can(here, exists, failed, budget=BUDGET):
+            return when
+    return None
 
 
 def _source(ctx, obj, value, here):
@@ -80,9 +113,15 @@ def _candidates(value) -> list:
 
 
 def values(ev, copies, args, st, memo) -> dict:
-    """At a call, before its effects: repr(target steps) -> the value the target is left with."""
+    """At a call, before its effects: repr(target steps) -> the value the target is left with,
+    or (condition on the result, value) for one kept where the call fails."""
     out = {}
-    for target, source in copies or ():
+    for target, source, *when in copies or ():
+        if source == "kept":
+            before = value_at(ev, target, args, st, memo)
+            if before is not None:   # the slot's value now, or null, where the result fails
+                out[repr(target)] = (when[0], ev.ite(ev.c.new_var(), before, gls.NULL))
+            continue
         if source == "null":
             out[repr(target)] = gls.NULL
             continue
