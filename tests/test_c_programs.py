@@ -70,3 +70,20 @@ def test_preprocessed_program_gives_the_same_reports(case, tmp_path):
     assert [r.to_record() for r in result.reports] == [r.to_record() for r in direct.reports]
     assert {k: render(k, r.summaries) for k, r in result.results.items()} == \
         {k: render(k, r.summaries) for k, r in direct.results.items()}
+
+
+FREE_CASES = [prog for area, prog in CASES if area == "free"]
+
+
+@pytest.mark.parametrize("program", FREE_CASES, ids=[os.path.basename(p) for p in FREE_CASES])
+def test_free_beside_the_leak_checker(program):
+    """The free checker finds what it finds alone when the leak checker runs beside it (the
+    leak checker writes what it hands out through out-parameters: NOTE [result-writers])."""
+    expected, _, xfail = expectations(program)
+    assert not xfail, "a known miss belongs with test_program's expected failures"
+    logs = []
+    result = run_check(from_paths(sources(program), (), []), registry.load(["leak", "free"]),
+                       Options(), FrontEnd(None, HERE), log=logs.append)
+    got = {(os.path.basename(r.file), r.line, r.kind) for r in result.reports
+           if r.checker == "free"}
+    assert got == expected, logs

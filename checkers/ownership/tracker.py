@@ -140,8 +140,12 @@ class OwnershipChecker(Checker):
         for slot, g in slots:
             targets = [slot] + [ctx.element_after(slot, k) for k in range(1, count)]
             for target in targets:
-                value, _ = self.acquire(ctx, st, call.coord, what, call.text, target.type,
-                                        ctx.c.AND(valid, g))
+                value, made = self.acquire(ctx, st, call.coord, what, call.text, target.type,
+                                           ctx.c.AND(valid, g))
+                if isinstance(target.type, T.PtrT):
+                    # Where nothing was made the pointer holds what the call left there (NOTE
+                    # [copied-pointers]: the caller's old pointer where the callee failed).
+                    value = ctx.ite(made, value, ctx.read(target, st))
                 ctx.write(target, value, g, st)
 
     def on_store(self, ctx, access, st):

@@ -175,18 +175,22 @@ class Environment:
                 stack.extend(abs(x) for x in d[1:])
         return next(iter(found)) if found else None
 
-    def derived_object(self, base: Obj, key=None, ctype=None) -> Obj:
+    def derived_object(self, base: Obj, key=None, ctype=None, offset=None) -> Obj:
         """Pointer arithmetic we do not model (§2.2.4.4) lands on a fresh object: one per base
         location and type, whatever the offset, and arithmetic on it stays on it — so loops that
-        walk a pointer do not grow the location sets."""
+        walk a pointer do not grow the location sets. NOTE [constant-offsets]: a constant
+        offset (below MAX_TRACKED_INDEX) has an object of its own."""
         if base.origin == "derived" and (ctype is None or base.type is ctype):
-            return base
-        k = (base.uid, ctype.key() if ctype is not None else None)
+            if base.offset is None or base.derived_from is None:
+                return base
+            base = base.derived_from   # `(h + 4) + i`: somewhere past h
+        k = (base.uid, ctype.key() if ctype is not None else None, offset)
         got = self.derived.get(k)
         if got is None:
+            mark = "?" if offset is None else str(offset)
             got = Obj(ctype if ctype is not None else base.type, None, None, None,
-                      f"{base.path}+?", f"{base.display}+?", "derived")
-            got.root, got.derived_from = base.root, base
+                      f"{base.path}+{mark}", f"{base.display}+{mark}", "derived")
+            got.root, got.derived_from, got.offset = base.root, base, offset
             self.derived[k] = got
         return got
 

@@ -292,10 +292,27 @@ def _ptr_add(self, e, st):
         if k is not None and parent is not None and isinstance(loc.step, int) and \
                 isinstance(parent.type, T.ArrT) and 0 <= loc.step + k < MAX_TRACKED_INDEX:
             target = self.env.element(parent, loc.step + k)
+        elif k is not None:
+            target = _at_offset(self, loc, k)
         if target is None:
             target = self.env.derived_object(loc)
         pairs.append((target, g))
     return gls.make(self.c, pairs)
+
+
+# NOTE [constant-offsets]: `p + k` with k a constant, p pointing to an object that is no array
+# element (what a parameter points to, a block), lands k elements past it: one object for each
+# k below MAX_TRACKED_INDEX, still derived (checkers do not tell such memory apart element by
+# element), and `(p + 4) + 1` is `p + 5`. A packet parser reads `h[4]` and `h[5]` as the two
+# bytes of a count: one object for every offset made them one byte, `(h[4] << 8 | h[5]) == 1`
+# impossible, and every path past the test dead. A symbolic offset still lands on the one
+# object past p whatever the offset.
+def _at_offset(self, loc, k):
+    base, at = (loc.derived_from, loc.offset) if loc.origin == "derived" and \
+        loc.offset is not None and loc.derived_from is not None else (loc, 0)
+    if base.origin == "derived" or not 0 <= at + k < MAX_TRACKED_INDEX:
+        return None
+    return base if at + k == 0 else self.env.derived_object(base, None, None, at + k)
 
 
 def _ptr_diff(self, e, st):

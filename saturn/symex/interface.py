@@ -37,7 +37,8 @@ def steps_of(obj: Obj, roots: dict | None = None):
             cur = cur.deref_of
             continue
         if cur.derived_from is not None:   # `ds + 1`: a driver's private area after its struct
-            suffix.append(["derived", cur.type.key() if cur.type is not None else ""])
+            suffix.append(["derived", cur.type.key() if cur.type is not None else ""] +
+                          ([cur.offset] if cur.offset is not None else []))
             cur = cur.derived_from
             continue
         sym = cur.sym
@@ -268,5 +269,6 @@ def _step(ev, obj: Obj, step):
     if step[0] == "derived":
         t = obj.type if obj.type is not None and obj.type.key() == step[1] else \
             T.struct_named(step[1])
-        return ev.env.derived_object(obj, None, t) if t is not None else None
+        offset = step[2] if len(step) > 2 else None   # NOTE [constant-offsets]
+        return ev.env.derived_object(obj, None, t, offset) if t is not None else None
     return None
