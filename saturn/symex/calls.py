@@ -54,6 +54,8 @@ def default_call(ev, call: N.Call, args: list, st) -> None:
     met = ev.met(st) if call.callee in ev.unlisted else list(st.store)
     for obj in met:   # NOTE [forgotten-values]: a function we know nothing of
         root = obj.root
+        if obj in ev.pinned:
+            continue   # NOTE [lock-paths]
         if root in roots or _visible_global(ev, root, callee_file):
             ev.forget(obj, st)
 
@@ -73,6 +75,8 @@ def _summarized_call(ev, call, args, st, modifies, label) -> None:
             or returned_value(ev, call, args, st) or ev.fresh_value(call.lv.type, label)
         fields = returned_fields(ev, call, args, st)
     for key, (obj, g) in targets:   # written by the callee: what they held is overwritten
+        if obj in ev.pinned:
+            continue   # NOTE [lock-paths]
         value = copied.get(key)
         if value is None or isinstance(value, tuple):
             fresh = ev.fresh_value(obj.type, obj.display)

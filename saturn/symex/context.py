@@ -236,6 +236,11 @@ class FunctionContext:
         value = force(self.ev, value)   # NOTE [lazy-values]
         return value.locations() if isinstance(value, GLS) else []
 
+    def pin(self, obj) -> None:
+        """Keep this pointer's value through calls whose changes are not known (NOTE
+        [lock-paths])."""
+        self.ev.pinned.add(obj)
+
     def restrict(self, state, lit: int) -> None:
         """Continue the path only where `lit` holds (an assumption)."""
         state.guard = state.guard & self.guards.of_lit(lit)

@@ -37,6 +37,7 @@ class Evaluator(ExprEval, LvalueEval):
         self.effects: dict = {}       # callee key -> interface paths it may modify (its M)
         self.copies: dict = {}        # callee key -> NOTE [copied-pointers]
         self.unlisted: set = set()    # callees whose M is over its bound
+        self.pinned: set = set()      # pointers unknown callees leave: NOTE [lock-paths]
         self.attr_defaults = {}       # attribute name -> callable(obj_key) giving its entry value
         self.attr_kept: set = set()   # attribute names a loop's havoc leaves as they are
         self.anywhere: set[int] = set()   # uids of havocked pointers' objects: NOTE [havoc-pointers]
