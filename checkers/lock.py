@@ -334,7 +334,7 @@ class LockChecker(Checker):
         data, fs, c = ctx.data[self.name], ctx.data[self.name].fs, ctx.c
         if not table or g == -TRUE:
             return
-        lock_apply.pin_path(ctx, obj)
+        ctx.pin_path(obj)   # NOTE [lock-paths]
         old = ctx.get_attr(st, obj, "#lock")
         new = fs.select(old, table)
         first = ctx.get_attr(st, obj, "#lockfirst")

@@ -181,27 +181,10 @@ def reported_by_callee(rows) -> bool:
 # big_callee(dev); mutex_unlock(&priv->rtllib->m);` unlocks the lock it locked. Forgotten, the
 # pointers would lead the unlock to a fresh lock, and the first one would look held at the
 # exit. Code that does redirect them between the two operations unlocks another lock, which
-# this takes for the same one.
-def pin_path(ctx, obj) -> None:
-    """Pin the pointers the lock object was reached through (symex: ctx.pin)."""
-    cur, seen = obj, 0
-    while cur is not None and seen < 8:
-        root = cur.root
-        seen += 1
-        if root.deref_of is not None:
-            ctx.pin(root.deref_of)
-            cur = root.deref_of
-        elif root.derived_from is not None:
-            cur = root.derived_from
-        elif root.container_of is not None:
-            cur = root.container_of[0]
-        else:
-            cur = None
-
-
+# this takes for the same one. (symex: ctx.pin_path)
 def _apply_lock(ctx, checker, call, lk, obj, g, old, enabled, pins, pouts, st, path, coarse):
     data, fs, c = ctx.data[checker.name], ctx.data[checker.name].fs, ctx.c
-    pin_path(ctx, obj)
+    ctx.pin_path(obj)
     data.first_op(ctx, [obj.addr.uid])
     data.locks.setdefault(obj.addr.uid, obj)
     rows = lk["transitions"]

@@ -201,17 +201,24 @@ def _input_leaves(ctx, before=None) -> tuple[set, set]:
 
 def _input_branches(ctx, data, uid, any_error, memo) -> list[int]:
     memory, params = _input_leaves(ctx, data.read_before(ctx, uid))
-    out, tests = [], {}
+    tests: dict = {}
     for lit, _, term, *_ in ctx.branches:
         tests.setdefault(abs(lit), set()).add(id(term))
-    for lit, _, term, *_ in ctx.branches:
-        if abs(lit) <= 1 or lit in out or -lit in out:
-            continue
+
+    def pinned(lit, term) -> bool:
         one_test = len(tests[abs(lit)]) == 1
-        if (_cone_in(ctx.c, lit, memory) or
+        return (_cone_in(ctx.c, lit, memory) or
                 ((_command_code(term.cond) or one_test and _splits(ctx, data, uid, lit)) and
                  _cone_in(ctx.c, lit, memory | params))) and \
-                ask(ctx, memo, [any_error, lit]) and ask(ctx, memo, [any_error, -lit]):
+            ask(ctx, memo, [any_error, lit]) and ask(ctx, memo, [any_error, -lit])
+    return _branch_tests(ctx, pinned)
+
+
+def _branch_tests(ctx, pinned) -> list[int]:
+    """The first MAX_INPUT_BRANCHES distinct branch literals that `pinned(lit, term)` keeps."""
+    out = []
+    for lit, _, term, *_ in ctx.branches:
+        if abs(lit) > 1 and lit not in out and -lit not in out and pinned(lit, term):
             out.append(lit)
             if len(out) == MAX_INPUT_BRANCHES:
                 break
@@ -344,13 +351,7 @@ def _held_unlike_success(ctx, held, success_held):
     holding it under the same inputs: a mode the caller chose (NOTE [held-on-error]). Over
     the budget, `held` as it is."""
     memory, params = _input_leaves(ctx)
-    pins = []
-    for lit, *_ in ctx.branches:
-        if abs(lit) > 1 and lit not in pins and -lit not in pins and \
-                _cone_in(ctx.c, lit, memory | params):
-            pins.append(lit)
-            if len(pins) == MAX_INPUT_BRANCHES:
-                break
+    pins = _branch_tests(ctx, lambda lit, _: _cone_in(ctx.c, lit, memory | params))
     memo = Answers(QUESTION_BUDGET)
     try:
         for vals in valuations(ctx, [held], pins, memo):

@@ -16,7 +16,7 @@ from __future__ import annotations
 from saturn.checker import TRUE, Checker, FiniteState, equals_const, set_summary, short_name
 from saturn.ir import types as T
 
-from . import conditions, handles, render, report, summary as summaries
+from . import apply, conditions, handles, render, report, summary as summaries
 from .escape import ESCAPED
 from .memory import CHECKS_ONLY, READS_ONLY, released
 
@@ -188,7 +188,7 @@ class OwnershipChecker(Checker):
         if self.has_descriptors():   # and the descriptors made here integer globals hold
             kept += handles.held_by_globals(self, ctx, st)
         # Collected before the call's effects: the call may overwrite what the arguments hold.
-        return ("unknown", given + kept + summaries.held_by(ctx, self, st, given))
+        return ("unknown", given + kept + apply.held_by(ctx, self, st, given))
 
     def post_call(self, ctx, call, args, ret, st, token):
         if token is None:
@@ -200,11 +200,11 @@ class OwnershipChecker(Checker):
         self.apply_spec(ctx, call, token[1], args, ret, st, token[2])
 
     def pre_summary(self, ctx, call, summary, args, st):
-        return (summaries.resolve_escapees(ctx, self, summary, args, st),
-                summaries.held_out_params(ctx, summary, args, st))
+        return (apply.resolve_escapees(ctx, self, summary, args, st),
+                apply.held_out_params(ctx, summary, args, st))
 
     def post_summary(self, ctx, call, summary, args, ret, st, token):
-        summaries.apply(ctx, self, call, summary, token[0], args, st, token[1])
+        apply.apply(ctx, self, call, summary, token[0], args, st, token[1])
 
     def apply_spec(self, ctx, call, name, args, ret, st, held=()):
         text, extra = call.text, self.extra.get(name, {})

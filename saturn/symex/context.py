@@ -236,10 +236,10 @@ class FunctionContext:
         value = force(self.ev, value)   # NOTE [lazy-values]
         return value.locations() if isinstance(value, GLS) else []
 
-    def pin(self, obj) -> None:
-        """Keep this pointer's value through calls whose changes are not known (NOTE
-        [lock-paths])."""
-        self.ev.pinned.add(obj)
+    def pin_path(self, obj) -> None:
+        """Keep the pointers `obj` is reached through as they are across calls (NOTE
+        [lock-paths] in checkers/lock_apply.py)."""
+        self.ev.pinned.update(interface.reached_through(obj))
 
     def restrict(self, state, lit: int) -> None:
         """Continue the path only where `lit` holds (an assumption)."""

@@ -57,6 +57,25 @@ def steps_of(obj: Obj, roots: dict | None = None):
 render = render_steps
 
 
+def reached_through(obj: Obj) -> list:
+    """The pointer objects whose values lead to `obj`, nearest first: the `deref` steps of
+    its path, through views, containers and pointer arithmetic as `steps_of` walks them."""
+    out, cur = [], obj.root
+    for _ in range(8):
+        if cur is None:
+            break
+        if cur.deref_of is not None:
+            out.append(cur.deref_of)
+            cur = cur.deref_of.root
+        elif cur.derived_from is not None:
+            cur = cur.derived_from.root
+        elif cur.container_of is not None:
+            cur = cur.container_of[0].root
+        else:
+            cur = None
+    return out
+
+
 def _typed_from(parent: Obj) -> Obj | None:
     """Where the path of a field of `parent` goes on when the field names its struct (NOTE
     [view-steps]): the address's first object for a view, `parent` itself for a root struct."""

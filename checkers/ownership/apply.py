@@ -1,0 +1,152 @@
+"""Ownership summaries applied at calls (§2.6.5.3): what the callee's escapees hold before the
+call, and the new memory its summary hands out after it (summary.py infers them)."""
+from __future__ import annotations
+
+from saturn.checker import callee_summary
+from saturn.ir import types as T
+
+from . import conditions
+from .escape import POINTER_HOPS
+
+
+def resolve_escapees(ctx, checker, summary, args, st) -> list:
+    """Before the call's effects (they change what paths lead to): the escapees' objects, and
+    what they hold — a callee that keeps a struct keeps what the struct points to (the caller's
+    `&pinfo` whose `kernel->private_data` is new memory) — and the descriptors the `values`
+    paths hold."""
+    out, memo = [], {}
+    for steps in summary.get("escapees", []):
+        out += ctx.resolve(steps, args, None, st, memo)
+    out = out + held_by(ctx, checker, st, out) if out else out
+    blurred = [steps for steps in summary.get("values", []) + summary.get("escapees", [])
+               if checker.has_descriptors() and any(s[0] == "derived" for s in steps)]
+    for steps in blurred:
+        # A path through an element the callee could not tell apart (`arr[2]` of a parameter
+        # `arr`) names some element of the caller's array: what any of them holds escapes.
+        cut = next(i for i, s in enumerate(steps) if s[0] == "derived")
+        roots = [(o, g) for o, g in ctx.resolve(steps[:cut], args, None, st, memo)]
+        out += held_by(ctx, checker, st, roots, depth=1)
+    for steps in summary.get("values", []):
+        if len(steps) == 1 and steps[0][0] == "param":
+            values = [(args[steps[0][1]], 1)] if steps[0][1] < len(args) else []
+        else:
+            values = [(ctx.read(obj, st), g) for obj, g in ctx.resolve(steps, args, None, st,
+                                                                       memo)]
+        out += [(h, ctx.c.AND(g, lit)) for value, g in values
+                for h, lit in checker.given(ctx, value)]
+    return out
+
+
+def held_by(ctx, checker, st, locations, depth: int = POINTER_HOPS):
+    """Locations reachable from the given objects through pointer fields, up to `depth` levels
+    (a callback struct holding a pointer to a private block, passed by address through another
+    local struct: `pinfo.kernel = &pcb; pcb.private_data = rec;`), and the descriptors their
+    integer fields hold."""
+    roots = {obj.root for obj, _ in locations}
+    slots = list(ctx.pointer_slots(st))
+    out = []
+    for _ in range(depth):
+        found = [loc for obj, value in slots if obj.root in roots
+                 for loc in ctx.locations(value)]
+        new = {loc.root for loc, _ in found} - roots
+        out += found
+        if not new:
+            break
+        roots |= new
+    if checker.has_descriptors() and roots:
+        out += [h for obj, value in ctx.int_slots(st) if obj.root in roots
+                for h in checker.given(ctx, value)]
+    return out
+
+
+# NOTE [result-writers]: a checker that stores a new value into a call's result (an
+# allocator's new location, the leak checker's "parameter i or null" for `returns_param`)
+# changes what the checkers after it read there (NOTE [checker-order]); a condition the free
+# checker took from the result before the change no longer matches it. So only the allocators'
+# results are written by every ownership checker (a new thing has no other value), and
+# `returns_param` only by the leak checker, as it always did: the engine's own summary already
+# makes such a result the parameter's object (symex/calls.returned_value).
+def _sized(ctx, call, args):
+    """Where a new block may be (NOTE [result-summaries]): everywhere for a result never null;
+    a fresh literal, false where the size argument is 0 for one null there
+    (`frealloc(ud, p, osize, 0)` frees), true where it is not for one null only there (a
+    wrapper that dies when realloc fails)."""
+    result = (callee_summary(ctx, call.callee, "<engine>") or {}).get("result") or {}
+    if result.get("nonnull"):
+        return 1
+    c, valid = ctx.c, None
+    for key, joined in (("null_if_zero", c.AND), ("nonnull_unless_zero", c.OR)):
+        k = result.get(key)
+        size = ctx.force(args[k]) if k is not None and k < len(args) else None
+        if hasattr(size, "bits"):
+            valid = joined(c.new_var() if valid is None else valid, ctx.truth(size))
+    return valid
+
+
+def apply(ctx, checker, call, summary, escapees, args, st, held=None) -> None:
+    held = held or {}
+    if escapees:
+        checker.escape(ctx, st, escapees, call.coord, f"'{call.text}' {checker.kept_note}")
+    name = (call.callee or "").rsplit(":", 1)[-1]
+    if summary.get("allocator") and call.lv is not None and \
+            checker.has_descriptors() and isinstance(call.ret, T.IntT):
+        value, _ = checker.acquire(ctx, st, call.coord, name, call.text, call.ret)
+        ctx.store(call.lv, value, st)
+    elif summary.get("allocator") and call.lv is not None:
+        valid = _sized(ctx, call, args)
+        if summary.get("allocator_when"):
+            valid = ctx.c.AND(valid or ctx.c.new_var(), conditions.lit(
+                ctx, summary["allocator_when"], conditions.CallView(ctx, None, args, st)))
+        obj, v = checker.allocate(ctx, st, call.coord, name, call.text, valid)
+        ctx.store(call.lv, ctx.pointer([(obj, v), (None, -v)]), st)
+        typed = ctx.pointer([(ctx.view(obj, getattr(call.lv.type, "target", None)), v)])
+        made = {}
+        for steps in summary.get("fields", []):
+            for slot, g in ctx.resolve([["ret"], ["deref"]] + steps, [], typed, st):
+                # A field exists only with the block that holds it.
+                inner, v2 = checker.allocate(ctx, st, call.coord, name, call.text,
+                                             ctx.c.AND(ctx.c.new_var(), v))
+                made[repr(steps)] = ctx.pointer([(inner, v2), (None, -v2)])
+                ctx.write(slot, made[repr(steps)], g, st)
+        for steps, other in summary.get("field_aliases", []):
+            for slot, g in ctx.resolve([["ret"], ["deref"]] + other, [], typed, st):
+                if repr(steps) in made:
+                    ctx.write(slot, made[repr(steps)], g, st)
+    elif summary.get("returns_param") is not None and call.lv is not None and \
+            checker.writes_returned_param:   # NOTE [result-writers]
+        i = summary["returns_param"]
+        if i < len(args) and summary.get("returns_param_always"):
+            ctx.store(call.lv, args[i], st)
+        elif i < len(args):
+            pick = ctx.c.new_var()
+            pairs = [(loc, ctx.c.AND(pick, g)) for loc, g in args[i].entries] + [(None, -pick)]
+            ctx.store(call.lv, ctx.pointer(pairs), st)
+    ret = ctx.load(call.lv, st) if call.lv is not None else None
+    after = conditions.CallView(ctx, ret, args, st)
+    for i, when, *flags in summary.get("out_alloc", []):
+        valid = conditions.lit(ctx, when, after)
+        if "exactly" not in flags:
+            valid = ctx.c.AND(ctx.c.new_var(), valid)
+        if "if-null" in flags:
+            for slot, g, before in held.get(i, []):
+                # The callee left a non-null *param as it was: give the old block back.
+                nonnull = ctx.truth(before)
+                obj, v = checker.allocate(ctx, st, call.coord, name, call.text,
+                                          ctx.c.AND_all([valid, g, -nonnull]))
+                ctx.write(slot, ctx.ite(nonnull, before, ctx.pointer(
+                    [(obj, v), (None, -v)])), g, st)
+            continue
+        checker.give_out(ctx, st, call, name, checker.slots(ctx, st, args, i), valid)
+    for i, steps, when in summary.get("field_alloc", []):
+        valid = ctx.c.AND(ctx.c.new_var(), conditions.lit(ctx, when, after))
+        slots = ctx.resolve([["param", i], ["deref"]] + steps, args, ret, st)
+        checker.give_out(ctx, st, call, name, slots, valid)
+
+
+def held_out_params(ctx, summary, args, st) -> dict:
+    """Before a call: what the out-parameters of `if-null` out-allocations hold."""
+    out = {}
+    for i, _, *flags in summary.get("out_alloc", []):
+        if "if-null" in flags and i < len(args):
+            out[i] = [(slot, g, ctx.read(slot, st)) for slot, g in ctx.locations(args[i])]
+    return out
