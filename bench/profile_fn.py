@@ -21,10 +21,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.dirname(HERE))
 from run import corpus  # noqa: E402
-from saturn import registry  # noqa: E402
+from checkers import registry  # noqa: E402
 from saturn.cfront.discover import from_compile_commands, from_paths  # noqa: E402
-from saturn.driver import analyze_one, load_program  # noqa: E402
-from saturn.incremental.store import Store as UnitStore  # noqa: E402
+from saturn.app.driver import analyze_one, load_program  # noqa: E402
+from saturn.incremental.cachedir import CacheDir  # noqa: E402
 from saturn.incremental.units import FrontEnd  # noqa: E402
 from saturn.symex.options import Options  # noqa: E402
 from summaries.store import Store  # noqa: E402
@@ -49,7 +49,7 @@ def main() -> int:
     db = os.environ.get("PROFILE_DB") or os.path.join(HERE, "out", a.corpus + ".db")
     os.chdir(c["cwd"])
     phases = {"front end": 0.0}
-    program, _, _ = load_program(discovery(c), FrontEnd(UnitStore(db + ".units"), c["root"]),
+    program, _, _ = load_program(discovery(c), FrontEnd(CacheDir(db + ".units"), c["root"]),
                                  phases, print)
     store = Store(db, readonly=True)
     checkers = registry.load(a.checkers.split(","), {})

@@ -1,2 +1,2 @@
-"""Checkers: every module or package here that defines `CHECKER` is one (saturn/registry.py,
+"""Checkers: every module or package here that defines `CHECKER` is one (checkers/registry.py,
 docs/CHECKERS.md); the others are their helpers."""

@@ -6,21 +6,21 @@ without a spec returns an unknown value (the engine's default).
 """
 from __future__ import annotations
 
-from saturn.checker import Checker, Kind, short_name
+from saturn.plugin.checker import Checker, Kind, short_name
 
 FAILURES = frozenset({"__assert_fail", "__assert_perror_fail", "__assert", "__assert_rtn",
                       "reach_error", "__VERIFIER_error"})
 ASSUMES = frozenset({"__VERIFIER_assume", "__CPROVER_assume"})
 
 
-class AssertChecker(Checker):
+class AssertChecker(Checker[set]):
     name = "assert"
     description = ("Assertions that can fail for some input, with a witness (within one function).")
     kinds = (Kind("assert.violation", "error", "An assertion can fail for some input."),)
     enabled_by_default = False
 
     def begin(self, ctx):
-        ctx.data[self.name] = set()
+        self.keep_state(ctx, set())
 
     def pre_call(self, ctx, call, args, state) -> None:
         name = short_name(call.callee)
@@ -33,7 +33,7 @@ class AssertChecker(Checker):
         if not ctx.can(guard):
             ctx.end_path(state)
             return
-        seen = ctx.data[self.name]
+        seen = self.state(ctx)
         if (call.coord.file, call.coord.line) in seen:
             ctx.end_path(state)
             return

@@ -7,7 +7,7 @@ resource checker.
 """
 from __future__ import annotations
 
-from saturn.checker import Fact, Kind
+from saturn.plugin.checker import Fact, Kind
 
 from .library import SPEC_KEY
 from .ownership import render

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 
-from saturn.checker import (FALSE, TRUE, Checker, FiniteState, Kind, equals_const, set_summary,
+from saturn.plugin.checker import (FALSE, TRUE, Checker, FiniteState, Kind, equals_const, set_summary,
                             short_name)
 
 from . import lock_apply, lock_class, lock_render, lock_reports, lock_summary
@@ -62,7 +62,7 @@ class LockData:
         return set(itertools.islice(ctx.inputs, count))
 
 
-class LockChecker(Checker):
+class LockChecker(Checker[LockData]):
     name = "lock"
     description = ("Double locks and unlocks, and functions that return with a lock held or not by "
                    "the same condition (§2.5), with lock summaries across calls.")
@@ -107,7 +107,7 @@ class LockChecker(Checker):
         return f"lock:{self.summary_version}:{sorted(self.specs.items())!r}"
 
     def begin(self, ctx):
-        data = ctx.data[self.name] = LockData(FiniteState(ctx.c, 2))
+        data = self.keep_state(ctx, LockData(FiniteState(ctx.c, 2)))
         for attr in ("#lock", "#lockfirst", "#lockcause", "#lockrec", "#mtype", "#readmine",
                      "#readagain", "#lockvague", "#lockinit", "#relhere",
                      "#mine", "#lockalt"):
@@ -171,7 +171,7 @@ class LockChecker(Checker):
 
     def apply_spec(self, ctx, call, spec, locks, ret, st, args=()):
         op = spec[0]
-        data, fs = ctx.data[self.name], ctx.data[self.name].fs
+        data, fs = self.state(ctx), self.state(ctx).fs
         if op in ("settype", "attrinit"):
             self._mutex_type(ctx, op, locks, args, st)
             return
@@ -204,7 +204,7 @@ class LockChecker(Checker):
     def _operate(self, ctx, call, spec, obj, g, ret, st, args, path) -> None:
         """An acquire, trylock or release of one lock the call's argument may be."""
         op, _, success, mode = spec
-        data, fs = ctx.data[self.name], ctx.data[self.name].fs
+        data, fs = self.state(ctx), self.state(ctx).fs
         took = TRUE
         if op == "try":
             took = self._success(ctx, ret, success)
@@ -253,7 +253,7 @@ class LockChecker(Checker):
     # it took again since; an exit with `#readagain` set is a double lock at the second acquire
     # (`read_again_errors`, at the exit). The lock's state machine is unchanged.
     def _read_again(self, ctx, st, obj, kind, under, call, path, text) -> None:
-        data, fs = ctx.data[self.name], ctx.data[self.name].fs
+        data, fs = self.state(ctx), self.state(ctx).fs
         if kind == REL:
             ctx.set_attr(st, obj, "#readmine", fs.const(0), under)
             ctx.set_attr(st, obj, "#readagain", fs.const(0), under)
@@ -274,7 +274,7 @@ class LockChecker(Checker):
     # acquire forgets nothing (a function's inputs are unknown already), nor does a lock
     # this function never released.
     def _reacquire(self, ctx, st, obj, kind, under) -> None:
-        fs = ctx.data[self.name].fs
+        fs = self.state(ctx).fs
         if kind == REL:
             ctx.set_attr(st, obj, "#relhere", fs.const(1), under)
             return
@@ -282,7 +282,7 @@ class LockChecker(Checker):
 
     def read_again_errors(self, ctx, exit_state) -> None:
         """Acquires of NOTE [read-again] that reach the exit unreleased, as errors."""
-        data = ctx.data[self.name]
+        data = self.state(ctx)
         if exit_state is None:
             return
         out = ctx.lit(exit_state.guard)
@@ -296,7 +296,7 @@ class LockChecker(Checker):
         where l is not held are not the function's to take — a precondition, not an error. The
         argument may be the lock's `dep_map` member; lock states live on addresses, so its
         parent (the lock, or a union sharing its address) names the same lock."""
-        fs = ctx.data[self.name].fs
+        fs = self.state(ctx).fs
         for obj, g in locks:
             lock = obj.parent if obj.step == "dep_map" and obj.parent is not None else obj
             value = ctx.get_attr(st, lock, "#lock")
@@ -307,7 +307,7 @@ class LockChecker(Checker):
     # into the mutex's `#lockrec`, and an acquire of a held recursive mutex keeps it locked (the
     # depth is not counted: the first unlock releases it). Mutexes of unknown origin are normal.
     def _mutex_type(self, ctx, op, attrs, args, st) -> None:
-        fs = ctx.data[self.name].fs
+        fs = self.state(ctx).fs
         if op == "attrinit" or len(args) < 2:
             value = fs.const(0)
         else:
@@ -316,7 +316,7 @@ class LockChecker(Checker):
             ctx.set_attr(st, obj, "#mtype", value, g)
 
     def _recursive_attr(self, ctx, args, st):
-        fs = ctx.data[self.name].fs
+        fs = self.state(ctx).fs
         attrs = ctx.locations(args[1]) if len(args) > 1 else []
         rec = ctx.c.OR_all(ctx.c.AND(g, fs.is_(ctx.get_attr(st, a, "#mtype"), 1))
                            for a, g in attrs)
@@ -331,7 +331,7 @@ class LockChecker(Checker):
 
     def transition(self, ctx, st, obj, table, kind, g, call, path, text, reported=False):
         """Move the lock by `table` where `g` holds; record ops, errors and the first operation."""
-        data, fs, c = ctx.data[self.name], ctx.data[self.name].fs, ctx.c
+        data, fs, c = self.state(ctx), self.state(ctx).fs, ctx.c
         if not table or g == -TRUE:
             return
         ctx.pin_path(obj)   # NOTE [lock-paths]
@@ -359,7 +359,7 @@ class LockChecker(Checker):
     @staticmethod
     def inited(ctx, st, obj) -> int:
         """Whether this function set the lock's state (init, constructor) on the path so far."""
-        return ctx.data[LockChecker.name].fs.is_(ctx.get_attr(st, obj, "#lockinit"), 1)
+        return ctx.states[LockChecker.name].fs.is_(ctx.get_attr(st, obj, "#lockinit"), 1)
 
     # -- exit --------------------------------------------------------------------------------------
     def finish(self, ctx, exit_state):

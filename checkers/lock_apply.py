@@ -3,7 +3,7 @@ before the call, the summary's rows chosen by the propositions' values in the ca
 recorded where a row leads to Error. Inference is lock_summary.py (NOTE [lock-propositions])."""
 from __future__ import annotations
 
-from saturn.checker import FALSE, callee_summary, equals_const
+from saturn.plugin.checker import FALSE, callee_summary, equals_const
 
 from . import lock_class
 from .lock_props import input_field
@@ -13,7 +13,7 @@ from .lock_summary import LockError
 
 def prepare(ctx, checker, summary, args, st):
     """Before the call: the caller's lock objects, their states, and the input propositions."""
-    pins = [_pin_value(ctx, d, args, st, ctx.data[checker.name]) for d in summary["pin"]]
+    pins = [_pin_value(ctx, d, args, st, checker.state(ctx)) for d in summary["pin"]]
     locks = []
     for lk in summary["locks"]:
         if lk["path"][0][0] == "ret" or lk.get("constructor"):
@@ -55,7 +55,7 @@ def _inherit(ctx, data, objs, st, eq) -> None:
         return
     obj = objs[0][0]
     initial = ctx.initial(obj)
-    unchanged = ctx.same(st.store.get(obj, initial), initial)   # NOTE [lazy-values]
+    unchanged = ctx.same(st.memory.get(obj, initial), initial)   # NOTE [lazy-values]
     steps = ctx.interface_steps(obj) if unchanged else None
     if input_field(steps):
         data.inherited.setdefault((obj, eq), (steps, initial))
@@ -92,7 +92,7 @@ def apply(ctx, checker, call, summary, token, ret, st):
     args = [ctx.value(a, st) for a in call.args]
     pouts = _out_values(ctx, summary, args, ret, st)
     new_here: set = set()   # locks in objects this call made: NOTE [handed-out-locks]
-    fs, todo = ctx.data[checker.name].fs, []
+    fs, todo = checker.state(ctx).fs, []
     for lk, objs in locks:
         if objs is None:  # handed out, or made: resolvable only now
             found = ctx.resolve(lk["path"], args, ret, st)
@@ -135,7 +135,7 @@ def _handed_out_state(ctx, checker, obj, st, new_here: set):
     key = (obj.addr.uid, "#lock")
     if key in new_here or (obj.root.origin == "fresh" and key not in st.attrs):
         new_here.add(key)
-        return ctx.data[checker.name].fs.const(U)
+        return checker.state(ctx).fs.const(U)
     return ctx.get_attr(st, obj, "#lock")
 
 
@@ -183,7 +183,7 @@ def reported_by_callee(rows) -> bool:
 # exit. Code that does redirect them between the two operations unlocks another lock, which
 # this takes for the same one. (symex: ctx.pin_path)
 def _apply_lock(ctx, checker, call, lk, obj, g, old, enabled, pins, pouts, st, path, coarse):
-    data, fs, c = ctx.data[checker.name], ctx.data[checker.name].fs, ctx.c
+    data, fs, c = checker.state(ctx), checker.state(ctx).fs, ctx.c
     ctx.pin_path(obj)
     data.first_op(ctx, [obj.addr.uid])
     data.locks.setdefault(obj.addr.uid, obj)
@@ -270,7 +270,7 @@ def _constructed(ctx, data, obj, when, path, st) -> None:
 def _classes(ctx, checker, call, lk, obj, g, pins, pouts, st, path) -> None:
     """What the callee would do if the lock were held: take it again (its rows from "locked"
     to an error by an acquire) or release it; their conditions on the propositions only."""
-    data, fs, c, rows = ctx.data[checker.name], ctx.data[checker.name].fs, ctx.c, lk["transitions"]
+    data, fs, c, rows = checker.state(ctx), checker.state(ctx).fs, ctx.c, lk["transitions"]
     held = fs.const(L)
     if lk.get("tracked") and not lk.get("alternative"):   # NOTE [lock-classes]
         data.tracked.add(obj.addr.uid)
@@ -303,7 +303,7 @@ def alternatives(ctx, checker, call, args, st) -> None:
                         for lk in (summary or {}).get("locks", [])})
     differ = {path for eff in effects for path in eff
               if any(other.get(path) != eff[path] for other in effects)}
-    fs = ctx.data[checker.name].fs
+    fs = checker.state(ctx).fs
     for path in sorted(differ, key=repr):
         if path[0][0] == "ret":
             continue

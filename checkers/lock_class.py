@@ -152,14 +152,14 @@ def released(ctx, checker, st, obj, releasing: int) -> None:
     [vague-callees] in lock_apply.py), neither an ambiguous exit nor a double unlock later."""
     if obj.root.origin != "fresh" or obj.root.deref_of is not None:
         return
-    data, c, fs = ctx.data[checker.name], ctx.c, ctx.data[checker.name].fs
+    data, c, fs = checker.state(ctx), ctx.c, checker.state(ctx).fs
     for other, held in held_alike(ctx, data, st, obj, c, fs, ("fresh",)):
         ctx.set_attr(st, other, "#lockvague", fs.const(1), c.AND(releasing, held))
 
 
 def check(ctx, checker, st, obj, taking: int, call, path) -> None:
     """Report a lock of `obj`'s class held here while `obj` is taken (where `taking` holds)."""
-    data, c = ctx.data[checker.name], ctx.c
+    data, c = checker.state(ctx), ctx.c
     if split_class(ctx.program, obj):
         return
     alike = held_alike(ctx, data, st, obj, c, data.fs)

@@ -2,7 +2,7 @@
 the parameters the lock behaviour depends on, flag words' bits, and input fields."""
 from __future__ import annotations
 
-from saturn.checker import equals_const
+from saturn.plugin.checker import equals_const
 from saturn.ir import nodes as N
 from saturn.ir import types as T
 

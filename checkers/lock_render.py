@@ -5,7 +5,7 @@ counts of §2.5.6.2):
 """
 from __future__ import annotations
 
-from saturn.checker import Fact
+from saturn.plugin.checker import Fact
 
 from .lock_states import NAMES, L, U
 

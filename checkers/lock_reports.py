@@ -15,7 +15,7 @@ from .lock_summary import (QUESTION_BUDGET, Answers, OverBudget, ask, lock_exist
 
 
 def report(ctx, checker, exit_state, summary) -> None:
-    data = ctx.data[checker.name]
+    data = checker.state(ctx)
     if not data.locks:
         return
     roots = ctx.handed_out(exit_state) if exit_state is not None else {}

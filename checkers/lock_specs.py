@@ -13,7 +13,7 @@ functions and printk trylocks it).
 """
 from __future__ import annotations
 
-from saturn.checker import ConfigError, ConfigKey
+from saturn.plugin.checker import ConfigError, ConfigKey
 
 from . import library
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import itertools
 from typing import NamedTuple
 
-from saturn.checker import FALSE
+from saturn.plugin.checker import FALSE
 
 from .lock_props import (MAX_FIELD_TRIES, MAX_PIN, field_candidates, inherited_props,
                          input_props, output_props)
@@ -120,7 +120,7 @@ def ask(ctx, memo, lits) -> bool:
 
 
 def infer(ctx, checker, exit_state) -> dict:
-    data = ctx.data[checker.name]
+    data = checker.state(ctx)
     summary = {"version": 1, "pin": [], "pout": [], "locks": []}
     data.prop_lits = []
     if exit_state is None or not data.locks:
@@ -181,7 +181,7 @@ def _refined(ctx, checker, exit_state, pin, pout, memo):
     if _ambiguous(locks):
         # The exit state may follow a value the function reads from its inputs (a flag in a
         # struct): add such propositions one at a time while they remove ambiguity.
-        for cand in field_candidates(ctx, ctx.data[checker.name]):
+        for cand in field_candidates(ctx, checker.state(ctx)):
             if len(pin) >= MAX_PIN + 2:
                 break
             if any(cand[0] == d for d, _ in pin):
@@ -208,7 +208,7 @@ def _inherited_pins(ctx, checker, exit_state, pin, pout, locks, vague, memo):
         got = _locks(ctx, checker, exit_state, pin + extra, pout, memo, only=vague)
         return sum(map(_vague, got.values())), got
     added, best, tried = [], sum(_vague(locks[uid]) for uid in vague), {}
-    for cand in inherited_props(ctx, ctx.data[checker.name])[:MAX_FIELD_TRIES]:
+    for cand in inherited_props(ctx, checker.state(ctx))[:MAX_FIELD_TRIES]:
         if not best or len(added) >= MAX_INHERITED:
             break
         try:
@@ -232,7 +232,7 @@ def _locks(ctx, checker, exit_state, pin, pout, memo, only=None, partial=False) 
     are split on first, then the input ones in their order: a call with more input
     propositions asks `memo` only for the splits the earlier calls did not make. `partial`:
     the locks the budget does not reach are "unknown" (NOTE [lock-summary-budget])."""
-    data = ctx.data[checker.name]
+    data = checker.state(ctx)
     locks = {}
     for uid, obj, steps in exported(ctx, data, exit_state):
         if only is not None and uid not in only:
@@ -287,7 +287,7 @@ def exported(ctx, data, exit_state) -> list:
 
 
 def _rows(ctx, checker, exit_state, uid, obj, steps, pin, pout, memo) -> list:
-    data = ctx.data[checker.name]
+    data = checker.state(ctx)
     fs, g = data.fs, ctx.lit(exit_state.guard)
     outs = len(pout)
     lits = [lit for _, lit in pout] + [lit for _, lit in pin]

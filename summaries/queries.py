@@ -5,7 +5,7 @@ import json
 import os
 import sqlite3
 
-from saturn import registry
+from checkers import registry
 
 LIMIT = 200
 

@@ -10,7 +10,7 @@ summary (Checker.render_summary).
 """
 from __future__ import annotations
 
-from saturn import registry
+from checkers import registry
 from saturn.report.paths import render_steps
 
 

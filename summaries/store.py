@@ -13,7 +13,7 @@ line, its cache key (saturn/incremental/results.py), Saturn's version, the summa
 status (`ok`/`incomplete`) with notes, the function's reports and its time. The web page
 and `saturn summary` read while an analysis writes (WAL mode). A database of another schema version is refused with a one-line error saying to delete
 it: its summaries are what a run of this version makes again (a new version reuses no stored
-summary: saturn/codehash.py), so there is nothing to migrate; the reviews are meant to live in
+summary: saturn/incremental/codehash.py), so there is nothing to migrate; the reviews are meant to live in
 git too (`saturn review export`, docs/WEB.md), and the run history starts again."""
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ import os
 import sqlite3
 import tempfile
 
-from saturn import registry
+from checkers import registry
 
 from . import history, reviews
 
@@ -95,9 +95,10 @@ def _guarded(method):
 
 
 class Store:
-    def __init__(self, path: str = DEFAULT_PATH, readonly: bool = False):
+    def __init__(self, path: str = DEFAULT_PATH, readonly: bool = False, root: str = "."):
+        """`root`: the writing run's --root, against which its reports' paths are relative."""
         self.path = path
-        self.root = os.path.abspath(".")   # the run's --root (the writer sets it)
+        self.root = os.path.abspath(root)
         try:
             if readonly:
                 if not os.path.exists(path):

@@ -8,9 +8,9 @@ import subprocess
 import pytest
 
 from cprograms import c_programs, expectations, sources
-from saturn import registry
+from checkers import registry
 from saturn.cfront.discover import from_paths
-from saturn.driver import run_check
+from saturn.app.driver import run_check
 from saturn.incremental.units import FrontEnd
 from saturn.symex.options import Options
 from summaries.render import render
@@ -41,8 +41,8 @@ def test_program(case, request):
         # Run it: a known miss must still miss (strict), so fixing it shows.
         request.applymarker(pytest.mark.xfail(reason=xfail, strict=True))
     result, logs = _check(sources(program), area)
-    assert result.stats["skipped_files"] == 0, logs
-    assert result.stats["incomplete"] == 0, [r.notes for r in result.results.values()]
+    assert result.stats.skipped_files == 0, logs
+    assert result.stats.incomplete == 0, [r.notes for r in result.results.values()]
     got = {(os.path.basename(r.file), r.line, r.kind) for r in result.reports}
     missing, extra = expected - got, got - expected
     assert not missing and not extra, f"missing: {sorted(missing)}; unexpected: {sorted(extra)}"
@@ -66,7 +66,7 @@ def test_preprocessed_program_gives_the_same_reports(case, tmp_path):
                                        cwd=os.path.dirname(src)).stdout)
         made.append(str(out))
     result, logs = _check(made, area)
-    assert result.stats["skipped_files"] == 0 and result.stats["functions"] > 0, logs
+    assert result.stats.skipped_files == 0 and result.stats.functions > 0, logs
     assert [r.to_record() for r in result.reports] == [r.to_record() for r in direct.reports]
     assert {k: render(k, r.summaries) for k, r in result.results.items()} == \
         {k: render(k, r.summaries) for k, r in direct.results.items()}

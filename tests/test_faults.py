@@ -1,5 +1,5 @@
 """Faults during a run: a worker killed or aborting mid-run loses only its own function
-(NOTE [lost-units]), and workers do not outlive a killed run (NOTE [parent-death])."""
+(NOTE [lost-tasks]), and workers do not outlive a killed run (NOTE [parent-death])."""
 import os
 import signal
 import subprocess
@@ -19,7 +19,7 @@ void unlock_twice(void) { pthread_mutex_unlock(&m); pthread_mutex_unlock(&m); }
 # Runs `saturn check ARGS` with the analysis of 'victim', in a worker process, doing ACTION.
 WRAPPER = """
 import os, sys, time
-import saturn.driver as driver
+import saturn.app.driver as driver
 MAIN, analyze_one = os.getpid(), driver.analyze_one
 def patched(program, key, *args):
     if program.functions[key].name == "victim" and os.getpid() != MAIN:

@@ -1,6 +1,6 @@
 """Front-end limits: C nested thousands of levels deep, huge expressions and files of tens of
 thousands of functions are lowered, in time and memory linear in their size (NOTE
-[deep-nesting] in saturn/limits.py). Checked by what comes out, never by a clock."""
+[deep-nesting] in saturn/process/limits.py). Checked by what comes out, never by a clock."""
 import tracemalloc
 
 from saturn.cfront.discover import SourceFile

@@ -3,9 +3,9 @@ propositions, then leaves its locks unknown; callers then report less, never mor
 from __future__ import annotations
 
 from checkers import lock_summary
-from saturn import registry
+from checkers import registry
 from saturn.cfront.discover import from_paths
-from saturn.driver import run_check
+from saturn.app.driver import run_check
 from saturn.incremental.units import FrontEnd
 from saturn.symex.options import Options
 from summaries.render import render

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from saturn import cli, driver
+from saturn.app import cli, driver
 
 SOURCE = """#include <pthread.h>
 static pthread_mutex_t m;
@@ -89,7 +89,7 @@ def test_a_check_ends_with_what_its_writer_keeps_written(tmp_path, capsys, monke
     """NOTE [background-writes]: the unit is written by a child process, slow here; the run
     waits for it, so the next run loads the unit it wrote."""
     from saturn.incremental import lowering, units
-    from saturn.incremental.store import Store
+    from saturn.incremental.cachedir import CacheDir
     from saturn.cfront.discover import SourceFile
     real = lowering.Lowering.keep
 
@@ -99,7 +99,7 @@ def test_a_check_ends_with_what_its_writer_keeps_written(tmp_path, capsys, monke
     monkeypatch.setattr(lowering.Lowering, "keep", slow)
     path = _tree(tmp_path)
     _check(tmp_path, capsys, "--checkers", "lock")
-    front = units.FrontEnd(Store(str(tmp_path / "s.db.units")), str(tmp_path))
+    front = units.FrontEnd(CacheDir(str(tmp_path / "s.db.units")), str(tmp_path))
     assert front.load(front.known(SourceFile(str(path), (), str(tmp_path)))) is not None
 
 
@@ -110,7 +110,7 @@ def test_the_functions_lowered_are_looked_up_first(tmp_path, capsys, monkeypatch
     seen, real = [], schedule.run
 
     def run(*args, **kw):
-        seen.append(sorted(args[6] if len(args) > 6 else kw.get("changed", ())))
+        seen.append(sorted(args[3] if len(args) > 3 else kw.get("changed", ())))
         return real(*args, **kw)
     monkeypatch.setattr(schedule, "run", run)
     other = "int other(int x) { return x + 1; }\n"

@@ -12,7 +12,7 @@ which condition, and which it reads or writes through.
 """
 from __future__ import annotations
 
-from saturn.checker import (FALSE, TRUE, Checker, Fact, FiniteState, Kind, set_summary,
+from saturn.plugin.checker import (FALSE, TRUE, Checker, Fact, FiniteState, Kind, set_summary,
                             short_name, summarized)
 from saturn.ir.nodes import ASM_CALL
 
@@ -40,9 +40,10 @@ class FreeData:
         self.found: list = []       # (kind, coord, lit, root, message, statement)
         self.uses: dict = {}        # repr(steps) -> steps: the input blocks it reads or writes
         self.summarized: set = set()   # blocks a summarized location held: NOTE [summarized]
+        self.steps: dict = {}       # root -> its interface path, or None (block_steps)
 
 
-class FreeChecker(Checker):
+class FreeChecker(Checker[FreeData]):
     name = "free"
     # Off unless asked for: on the kernel's list code (nodes freed while a list is emptied
     # through helpers, callees that free and clear a field) its reports are still false, and
@@ -86,7 +87,7 @@ class FreeChecker(Checker):
         return dict({name: "none" for name in CHECKS_ONLY}, **{name: "args" for name in self.frees})
 
     def begin(self, ctx):
-        data = ctx.data[self.name] = FreeData(FiniteState(ctx.c, 2))
+        data = self.keep_state(ctx, FreeData(FiniteState(ctx.c, 2)))
         ctx.declare_attribute(FREED_ATTR, lambda key, d=data: d.fs.const(LIVE))
 
     # -- the state of blocks --------------------------------------------------------------------
@@ -111,12 +112,12 @@ class FreeChecker(Checker):
             cur = ptr.root
         return True
 
-    def state(self, ctx, st, root):
+    def freed_state(self, ctx, st, root):
         return ctx.get_attr(st, root, FREED_ATTR)
 
     def check(self, ctx, st, kind, locations, coord, message, statement, states=(FREED,)):
         """Record `kind` where a block among `locations` is in one of `states` on this path."""
-        data = ctx.data[self.name]
+        data = self.state(ctx)
         path = None
         for obj, g in locations:
             root = block(obj)
@@ -124,7 +125,7 @@ class FreeChecker(Checker):
                 continue
             if path is None:
                 path = ctx.lit(st.guard)
-            value = self.state(ctx, st, root)
+            value = self.freed_state(ctx, st, root)
             bad = ctx.c.OR_all(data.fs.is_(value, s) for s in states)
             lit = ctx.c.AND_all([path, g, bad])
             if lit != FALSE:
@@ -134,7 +135,7 @@ class FreeChecker(Checker):
              only=TRUE):
         """Free the blocks of `locations` where `when` holds (MAYBE where `when` is None, and
         `only` holds); `check`: a block already freed is a double free."""
-        data, fs = ctx.data[self.name], ctx.data[self.name].fs
+        data, fs = self.state(ctx), self.state(ctx).fs
         if check:
             self.check(ctx, st, DOUBLE, [(o, ctx.c.AND(g, only if when is None else when))
                                          for o, g in locations], coord,
@@ -145,7 +146,7 @@ class FreeChecker(Checker):
             if not self.tracked(data, obj):
                 continue
             data.marked.setdefault(root, None)
-            old = self.state(ctx, st, root)
+            old = self.freed_state(ctx, st, root)
             # Only where the block exists: an input's block reached through a pointer that is
             # null is no block. A callee's writes keep the field's old value where the struct's
             # pointer is null (calls.default_call), and that phantom was not freed.
@@ -160,11 +161,11 @@ class FreeChecker(Checker):
 
     def use(self, ctx, st, locations, coord, message, statement):
         """A read or write of the blocks of `locations` (recorded for the summary too)."""
-        data = ctx.data[self.name]
+        data = self.state(ctx)
         if data.marked:
             self.check(ctx, st, AFTER, locations, coord, message, statement)
         for obj, g in locations:
-            steps = summaries.block_steps(ctx, block(obj))
+            steps = summaries.block_steps(ctx, data, block(obj))
             # Only where the path can reach it: `*s = malloc(n); **s = 0;` writes the new
             # block, not the one `*s` held on entry (its guard there contradicts the path's).
             if steps is not None and repr(steps) not in data.uses and \
@@ -178,7 +179,7 @@ class FreeChecker(Checker):
 
     def on_store(self, ctx, access, st):
         if access.old is not None and any(summarized(obj) for obj, _ in access.objs()):
-            data = ctx.data[self.name]   # NOTE [summarized]
+            data = self.state(ctx)   # NOTE [summarized]
             data.summarized.update(block(loc) for loc, _ in ctx.locations(access.value()))
         if access.through_pointer:
             self.use(ctx, st, access.objs(), access.coord,
@@ -234,7 +235,7 @@ class FreeChecker(Checker):
 def _report(ctx, checker) -> None:
     """One report per kind and place, where some path reaches it; a use at a call that also
     frees the block again is the double free only."""
-    data = ctx.data[checker.name]
+    data = checker.state(ctx)
     by_place: dict = {}
     for kind, coord, lit, root, message, statement in data.found:
         key = (coord.file, coord.line, coord.col, kind)

@@ -18,7 +18,7 @@ condition: a caller that hands over a freed block is told of it wherever the cal
 """
 from __future__ import annotations
 
-from saturn.checker import TRUE, equals_const, result_lit
+from saturn.plugin.checker import TRUE, equals_const, result_lit
 from saturn.ir import nodes as N
 from saturn.ir import types as T
 
@@ -39,12 +39,12 @@ def block(obj):
     return root
 
 
-def block_steps(ctx, root):
+def block_steps(ctx, data, root):
     """The interface path of a block the function's inputs reach (param or global, through a
-    pointer), or None."""
+    pointer), or None (kept in the checker's state `data`)."""
     if root.origin != "env":
         return None
-    cache = ctx.data.setdefault("<free-steps>", {})
+    cache = data.steps
     if root not in cache:
         steps = ctx.interface_steps(root)
         ok = steps is not None and steps[0][0] in ("param", "global") and \
@@ -118,11 +118,11 @@ def infer(ctx, checker, exit_state) -> dict:
     out = {"frees": [], "uses": []}
     if exit_state is None:
         return out
-    data, c = ctx.data[checker.name], ctx.c
+    data, c = checker.state(ctx), ctx.c
     fs, g = data.fs, ctx.lit(exit_state.guard)
     conds = _Conditions(ctx, exit_state)
     for root in data.marked:
-        steps = block_steps(ctx, root)
+        steps = block_steps(ctx, data, root)
         if steps is None:
             continue
         value = exit_state.attrs.get((root.addr.uid, "#freed")) or fs.const(0)

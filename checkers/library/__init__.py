@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 import tomllib
 
-from saturn.checker import ConfigError, ConfigKey
+from saturn.plugin.checker import ConfigError, ConfigKey
 
 DOMAINS = {"alloc": "memory", "realloc": "memory", "free": "memory", "out-alloc": "memory",
            "open": "handles", "close": "handles", "out-open": "handles", "take": "handles",

@@ -2,7 +2,7 @@
 call, and the new memory its summary hands out after it (summary.py infers them)."""
 from __future__ import annotations
 
-from saturn.checker import callee_summary
+from saturn.plugin.checker import callee_summary
 from saturn.ir import types as T
 
 from . import conditions

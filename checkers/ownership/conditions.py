@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from saturn.checker import equals_const, result_lit
+from saturn.plugin.checker import equals_const, result_lit
 from saturn.ir import types as T
 
 RESULT_ATOMS = ("ret==0", "ret>=0", "ret!=0")   # the strongest first

@@ -7,7 +7,7 @@ escapes, with l excluded — `via-newloc`), or memory we know nothing about (esc
 """
 from __future__ import annotations
 
-from saturn.checker import FALSE, TRUE, same_int, summarized
+from saturn.plugin.checker import FALSE, TRUE, same_int, summarized
 
 # The ownership checkers follow at most this many pointer hops: new locations along an escape route
 # here, what a kept object holds and how deep escapees are named (summary.py). Deeper

@@ -18,7 +18,7 @@ not every integer that an equality could make equal.
 """
 from __future__ import annotations
 
-from saturn.checker import FALSE, fresh_int, less_than, same_int
+from saturn.plugin.checker import FALSE, fresh_int, less_than, same_int
 
 STANDARD = 2          # descriptors 0..2 are stdin, stdout and stderr: owned only above
 INPUT_WIDTH = 32      # an integer input narrower than `int` is no descriptor
@@ -42,7 +42,7 @@ def allocate(checker, ctx, st, coord, what, text, valid=None):
     """A new descriptor: its object and value, owned where the value is above 2 (and `valid`).
     An owned one differs from every other descriptor the function knows (those it opened, and
     its integer parameters): the process has them open, so the number is another."""
-    data, c = ctx.data[checker.name], ctx.c
+    data, c = checker.state(ctx), ctx.c
     value = fresh_int(c)
     owned = -less_than(c, value, STANDARD + 1)
     others = list(data.handles.values.values())
@@ -63,7 +63,7 @@ def holders(checker, ctx, value):
     value = ctx.force(value)
     if not hasattr(value, "bits"):
         return []
-    data = ctx.data[checker.name]
+    data = checker.state(ctx)
     hs, c = data.handles, ctx.c
     out = [(h, same_int(c, value, v)) for h, v in hs.new(data)]
     for obj in candidates(ctx, hs, value):
@@ -73,7 +73,7 @@ def holders(checker, ctx, value):
 
 def held_by_globals(checker, ctx, st):
     """(descriptor, literal) for the new descriptors integer globals may hold."""
-    data = ctx.data[checker.name]
+    data = checker.state(ctx)
     new = data.handles.new(data)
     if not new:
         return []

@@ -12,7 +12,7 @@ body or summary is assumed to keep what it is given.
 """
 from __future__ import annotations
 
-from saturn.checker import ConfigKey, library_spellings, string_list
+from saturn.plugin.checker import ConfigKey, library_spellings, string_list
 
 from .. import library
 

@@ -13,7 +13,7 @@ from .escape import EscapeRules
 # reported. What main lost before (a pointer overwritten, a block no local reaches any more) is
 # lost while the program runs, and is.
 def report(ctx, checker, exit_state) -> None:
-    data = ctx.data[checker.name]
+    data = checker.state(ctx)
     if not data.new_locs:
         return
     main = ctx.fn.name == "main" and not ctx.fn.static

@@ -12,7 +12,7 @@ parameter the function closes or keeps).
 """
 from __future__ import annotations
 
-from saturn.checker import FALSE, less_than, same_int
+from saturn.plugin.checker import FALSE, less_than, same_int
 from saturn.ir import types as T
 
 from . import conditions, handles
@@ -31,7 +31,7 @@ def infer(ctx, checker, exit_state) -> dict:
     summary = empty()
     if exit_state is None:
         return summary
-    data = ctx.data[checker.name]
+    data = checker.state(ctx)
     rules = EscapeRules(ctx, data, exit_state)
     g = ctx.lit(exit_state.guard)
     rv, view = ctx.fn.rv, conditions.ExitView(ctx, exit_state)

@@ -13,7 +13,7 @@ A subclass gives the specs: the `acquires`, `releases`, `out_acquires`, `consume
 """
 from __future__ import annotations
 
-from saturn.checker import TRUE, Checker, FiniteState, equals_const, set_summary, short_name
+from saturn.plugin.checker import TRUE, Checker, FiniteState, equals_const, set_summary, short_name
 from saturn.ir import types as T
 
 from . import apply, conditions, handles, render, report, summary as summaries
@@ -29,7 +29,7 @@ class OwnData:
         self.handles = handles.Handles()
 
 
-class OwnershipChecker(Checker):
+class OwnershipChecker(Checker[OwnData]):
     kind = ""            # the report kind (memory.leak, resource.leak)
     thing = "memory"     # how summaries name what is owned ("new memory")
     release_note = "frees the block"         # "'free(p)' frees the block"
@@ -68,13 +68,13 @@ class OwnershipChecker(Checker):
         return effects
 
     def begin(self, ctx):
-        data = ctx.data[self.name] = OwnData(FiniteState(ctx.c, 2), self.arrays_escape)
+        data = self.keep_state(ctx, OwnData(FiniteState(ctx.c, 2), self.arrays_escape))
         ctx.declare_attribute(ESCAPED, lambda key, d=data: d.fs.const(0), through_havoc=True)
 
     # -- acquisition and escape -----------------------------------------------------------------
     def allocate(self, ctx, st, coord, what, text, valid=None):
         """A new location, valid where `valid` holds (fresh: the acquisition may fail)."""
-        data = ctx.data[self.name]
+        data = self.state(ctx)
         obj = ctx.new_object(f"<{what}@{coord.line}>")
         v = ctx.c.new_var() if valid is None else valid
         lit = ctx.c.AND(ctx.lit(st.guard), v)
@@ -88,7 +88,7 @@ class OwnershipChecker(Checker):
         was made (the acquisition succeeded)."""
         if self.has_descriptors() and isinstance(ctype, T.IntT):
             obj, value = handles.allocate(self, ctx, st, coord, what, text, valid)
-            return value, ctx.data[self.name].new_locs[obj][0]
+            return value, self.state(ctx).new_locs[obj][0]
         obj, v = self.allocate(ctx, st, coord, what, text, valid)
         return ctx.pointer([(obj, v), (None, -v)]), v
 
@@ -109,7 +109,7 @@ class OwnershipChecker(Checker):
         return False
 
     def escape(self, ctx, st, locations, coord=None, text=None):
-        fs, data = ctx.data[self.name].fs, ctx.data[self.name]
+        fs, data = self.state(ctx).fs, self.state(ctx)
         # One update per block (a summary's paths reach a block many ways), and only on blocks
         # whose #escaped is read (escape.py): new ones, and the inputs the escapees are
         # made of. Marking every object a call is given (locals, blocks a callee returned) made
@@ -152,7 +152,7 @@ class OwnershipChecker(Checker):
         """Name the assignment that overwrites a pointer to a new location (for path notes)."""
         if access.old is None:
             return
-        data = ctx.data[self.name]
+        data = self.state(ctx)
         for loc, g in ctx.locations(access.old()):
             if loc.root in data.new_locs:
                 lit = ctx.c.AND(ctx.lit(st.guard), g)

@@ -11,7 +11,7 @@ escapee summaries across calls, reports with a path. A descriptor is an integer:
 """
 from __future__ import annotations
 
-from saturn.checker import Fact, Kind
+from saturn.plugin.checker import Fact, Kind
 from saturn.ir import types as T
 
 from ..ownership import render

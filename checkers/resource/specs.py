@@ -7,7 +7,7 @@ An acquirer's result is the resource: a pointer (null is failure: `FILE *`, `DIR
 """
 from __future__ import annotations
 
-from saturn.checker import ConfigError, ConfigKey
+from saturn.plugin.checker import ConfigError, ConfigKey
 
 from .. import library
 

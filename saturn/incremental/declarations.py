@@ -42,10 +42,10 @@ class _Loader(pickle.Unpickler):
 
 
 class DeclarationCache:
-    def __init__(self, store, path: str):
-        self.store, self.name = store, store.key("declarations", path)
+    def __init__(self, cachedir, path: str):
+        self.cachedir, self.name = cachedir, cachedir.key("declarations", path)
         try:
-            old = pickle.loads(store.get(self.name) or b"")
+            old = pickle.loads(cachedir.get(self.name) or b"")
         except Exception:   # none yet, or damaged: parsed again
             old = {}
         self.old = old if isinstance(old, dict) else {}
@@ -54,7 +54,7 @@ class DeclarationCache:
     def key(self, chunk: str, file: str, first: int, column: int, types: list) -> str | None:
         own = relative_markers(chunk, file, first)
         return None if own is None else \
-            self.store.key(file, str(column), own, " ".join(types))
+            self.cachedir.key(file, str(column), own, " ".join(types))
 
     def load(self, key: str, first: int):
         """(nodes, the names they declare) kept under `key`, at a declaration starting on line
@@ -89,7 +89,7 @@ class DeclarationCache:
         if keep_all:
             self.new = {**self.old, **self.new}
         if self.new.keys() != self.old.keys():
-            self.store.put(self.name, pickle.dumps(self.new, protocol=pickle.HIGHEST_PROTOCOL))
+            self.cachedir.put(self.name, pickle.dumps(self.new, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def is_node_list(nodes) -> bool:

@@ -29,9 +29,9 @@ def _stat(path: str):
 
 
 class Manifests:
-    def __init__(self, store, std: str | None):
+    def __init__(self, cachedir, std: str | None):
         """`lookup` stats each file once a run (the files of one tree share their headers)."""
-        self.store, self.std = store, std
+        self.cachedir, self.std = cachedir, std
         self.stats: dict = {}
         self.compilers: dict = {}
 
@@ -46,13 +46,13 @@ class Manifests:
             cmd = command(src, self.std)
         except FrontEndError:
             return None
-        return self.store.key("manifest", json.dumps([cmd, src.directory,
+        return self.cachedir.key("manifest", json.dumps([cmd, src.directory,
                                                       *self._compiler(cmd[0])]))
 
     def _read(self, src: SourceFile) -> dict:
         key = self._key(src)
         try:
-            doc = json.loads(self.store.get(key) or b"{}") if key else {}
+            doc = json.loads(self.cachedir.get(key) or b"{}") if key else {}
         except ValueError:
             return {}
         return doc if isinstance(doc, dict) else {}
@@ -90,6 +90,6 @@ class Manifests:
         fresh = all(deps.values()) and newest < (started - 1.0) * 1e9
         key = self._key(src)
         if key is not None:
-            self.store.put(key, json.dumps(
+            self.cachedir.put(key, json.dumps(
                 {"deps": sorted([p, *s] for p, s in deps.items()) if fresh else None,
                  "unit": unit}).encode("utf-8", "surrogateescape"))

@@ -16,7 +16,7 @@ class Last:
         self.entries: dict = entries if isinstance(entries, dict) else {}
         self.skeleton, self.layout = skeleton, layout
         self.scan: ScanCache | None = None   # the file's last scan, when read already
-        self.key: str | None = None          # the unit's key in the store
+        self.key: str | None = None          # the unit's key in the cache directory
         self._parts = None
 
     def parts(self) -> tuple:
@@ -26,9 +26,9 @@ class Last:
             self._parts = pickle.loads(self.skeleton)
         return self._parts
 
-    def read_ahead(self, store, path: str) -> None:
+    def read_ahead(self, cachedir, path: str) -> None:
         """Read what the next lowering of `path` will need (the last scan, the skeleton)."""
-        self.scan = ScanCache(store, path)
+        self.scan = ScanCache(cachedir, path)
         self.scan.load()
         try:
             self.parts()

@@ -11,7 +11,7 @@ from ..cfront.discover import SourceFile, relative_to
 from ..cfront.markers import Names, own_names, shown, unescape
 from ..cfront.parse import Declarations, parse_text
 from ..cfront.prune import declarations, names_in, needed, needed_by
-from ..collector import no_gc
+from ..process.collector import no_gc
 from ..ir.loops import analysis_weight
 from ..ir.lower import lower_unit
 from ..ir.program import Program, function_uses, mark_uses
@@ -43,10 +43,10 @@ class _Unparsable(Exception):
 
 
 class Lowering:
-    """One lowering of one unit, with the function and declaration caches (store None: none)."""
+    """One lowering of one unit, with the function and declaration caches (cachedir None: none)."""
 
-    def __init__(self, src: SourceFile, text: str, root: str, store, old: Last):
-        self.src, self.text, self.store, self.old, self.root = src, text, store, old, root
+    def __init__(self, src: SourceFile, text: str, root: str, cachedir, old: Last):
+        self.src, self.text, self.cachedir, self.old, self.root = src, text, cachedir, old, root
         self.relpath = _report_paths(src.directory, root)
         self.markers = Markers(text)
         self.raw_own = own_names(text, self.markers.found) or {src.path}
@@ -64,8 +64,8 @@ class Lowering:
         # One pass of the collector, at the end, after the syntax trees are gone (they have no
         # cycles: counting references frees them).
         with no_gc():
-            scan = self.scan = self.old.scan or ScanCache(self.store, self.src.path) \
-                if self.store else None
+            scan = self.scan = self.old.scan or ScanCache(self.cachedir, self.src.path) \
+                if self.cachedir else None
             every = scan.declarations(self.text, self.raw_own) if scan is not None \
                 else declarations(self.text, self.raw_own)
             unit = self._by_declarations(needed(every)) if every is not None else None
@@ -104,9 +104,9 @@ class Lowering:
         """Lowered with the caches, or None if a declaration does not parse alone. The keys
         are first taken with each definition as pure as the last run found it, and again
         with what this lowering found (NOTE [function-cache])."""
-        text, salt = self.text, self.store.salt if self.store is not None else ""
+        text, salt = self.text, self.cachedir.salt if self.cachedir is not None else ""
         spans = decl_spans(text, decls, self.markers)
-        cache = DeclarationCache(self.store, self.src.path) if self.store is not None else None
+        cache = DeclarationCache(self.cachedir, self.src.path) if self.cachedir is not None else None
         guess: dict[int, bool] = {}
 
         def predicted(i, keys):
@@ -114,9 +114,9 @@ class Lowering:
             return guess[i]
         salt += "\0" + self.root   # (the lowered IR names files relative to it)
         keys, context = function_keys(salt, text, decls, spans, predicted, self.markers) \
-            if self.store else ({}, "")
+            if self.cachedir else ({}, "")
         hits = self._hits(decls, spans, keys)
-        if self.store is not None:
+        if self.cachedir is not None:
             pure = {i for i, p in guess.items() if p}
             unit = self._reused(decls, spans, keys, hits, pure, context, cache)
             if unit is not None:
@@ -127,7 +127,7 @@ class Lowering:
                 return None
             unit, out, fresh = got
             impure = {i for i, fn in fresh.items() if fn.key in out.impure}
-            if not self.store or all(guess.get(i, True) == (i not in impure) for i in fresh):
+            if not self.cachedir or all(guess.get(i, True) == (i not in impure) for i in fresh):
                 break
             keys, context = function_keys(salt, text, decls, spans,
                                           lambda i, keys: i not in impure, self.markers)
@@ -140,7 +140,7 @@ class Lowering:
         reused = {parts[0]["key"] for _, parts in hits.values()}
         self.lowered = [k for k in unit.functions if k not in reused]
         self._keep(unit, out, decls, spans, keys, hits, fresh, impure)
-        if self.store is not None:
+        if self.cachedir is not None:
             self._lay_out(layout_key(context, text, decls, spans,
                                      {i for i in keys if i not in impure}), spans)
         return unit
@@ -318,7 +318,7 @@ class Lowering:
 
     def _keep(self, unit, out, decls, spans, keys, hits, fresh, impure) -> None:
         """The unit's function-cache entries: the hits' and the fresh pure definitions'."""
-        if self.store is None:
+        if self.cachedir is None:
             return
         for i, (key, parts) in hits.items():
             self.entries[key] = self.old.entries[key]
@@ -376,8 +376,8 @@ class Lowering:
         are the new one's, or changed: each edit would leave a copy of a large file's unit)."""
         if self.scan is not None:
             self.scan.keep()
-        if self.store.put(key, self.record(unit)) and replaces and replaces != key:
-            self.store.delete(replaces)   # (not the unit just made: `key` may be the last's)
+        if self.cachedir.put(key, self.record(unit)) and replaces and replaces != key:
+            self.cachedir.delete(replaces)   # (not the unit just made: `key` may be the last's)
 
     def record(self, unit: Program) -> bytes:
         """The unit as stored: its own definitions as their entries (NOTE [function-entries]),

@@ -1,10 +1,10 @@
 """The front end over many files: the units in the files' order (so the output does not depend
 on --jobs), the changed files lowered by worker processes when there are two or more (NOTE
-[own-workers] in saturn/workers.py: a worker that dies loses only its own file)."""
+[own-workers] in saturn/process/workers.py: a worker that dies loses only its own file)."""
 from __future__ import annotations
 
 from ..cfront.preprocess import FrontEndError
-from ..workers import Lost, in_order
+from ..process.workers import Lost, in_order
 
 
 def units(files, front, jobs: int = 1):
@@ -34,7 +34,7 @@ def units(files, front, jobs: int = 1):
         front.lowered.update(lowered)   # (the worker's own FrontEnd noted them)
         if key is not None:
             unit = front.load(key)
-            if unit is None:   # (gone from the store meanwhile: made again here)
+            if unit is None:   # (gone from the cache directory meanwhile: made again here)
                 unit, error = _made(front, src)
         yield src, unit, error
 
@@ -47,11 +47,11 @@ def _made(front, src) -> tuple:
 
 
 def _in_worker(front, src) -> tuple:
-    """(its key in the store, or None and the unit itself when there is no store, error, the
+    """(its key in the cache directory, or None and the unit itself when there is none, error, the
     functions lowered)."""
     front.lowered = set()
     front.background = False   # (its unit must be stored when its key is handed back)
     unit, error = _made(front, src)
-    if unit is None or front.store is None:
+    if unit is None or front.cachedir is None:
         return None, unit, error, ()
     return front.last_key, None, None, sorted(front.lowered)

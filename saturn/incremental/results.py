@@ -1,6 +1,6 @@
 """The result cache: a function is reused from the summary database when its cache key — a hash
 of its IR, its callees' summaries, Saturn's version and the store's salt (NOTE [one-salt] in
-store.py), the checkers' specs and the options that change results — is the one stored; every
+cachedir.py), the checkers' specs and the options that change results — is the one stored; every
 result is saved as soon as it is known, so a killed run loses only the functions in flight."""
 from __future__ import annotations
 
@@ -13,15 +13,17 @@ from summaries.store import StoreError, summary_text
 
 from ..ir import indirect
 from ..report.diagnostic import Report
-from ..symex.engine import FunctionResult
+from ..symex.outcome import FunctionResult
 from .digest import ir_digest
 from .lines import NUMBER, number_as
 from .runs import base_key
 
 
 class ResultCache:
-    def __init__(self, store, program, checkers, options, version: str):
-        self.store, self.program = store, program
+    """One run's results in the summary database: `open(program)` before the first lookup."""
+
+    def __init__(self, store, checkers, options, version: str):
+        self.store, self.program = store, None
         self.names = [c.name for c in checkers] + ["<engine>"]
         self.checkers, self.version = checkers, version
         self.base = base_key(checkers, options, version)
@@ -32,6 +34,10 @@ class ResultCache:
         # (it is looked up once: NOTE [scc-steps]), the texts it keeps are the hit's.
         self.stored: dict | None = None
         self.error: str | None = None   # NOTE [failed-store]
+
+    def open(self, program) -> ResultCache:
+        self.program = program
+        return self
 
     def _store(self, method, *args, default=None):
         """NOTE [failed-store]: a database that fails during the run (a corrupt page, a full
@@ -46,7 +52,7 @@ class ResultCache:
             return default
 
     def key_for(self, keys, summaries: dict) -> str:
-        """One key for a unit: its members' IR and the summaries of the callees outside it."""
+        """One key for a task: its functions' IR and the summaries of the callees outside it."""
         fns = [self.program.functions[k] for k in keys]
         callees = sorted(set().union(*(f.callees for f in fns)))
         used = {c: self.digests.get(c) or self._digest(summaries[c])
@@ -81,21 +87,22 @@ class ResultCache:
         first = rows[self.names[0]]
         if _mentions_moved_constants(self.program.functions[fkey], first["line"], rows):
             return None
-        res = FunctionResult(fkey, status=first["status"], notes=json.loads(first["notes"]),
+        res = FunctionResult(fkey, incomplete=FunctionResult.cause_of(first["status"]),
+                             notes=json.loads(first["notes"]),
                              reused=True, seconds=first["seconds"])
         for name in self.names:
             if rows[name]["reports"] != "[]":
                 res.reports += [Report.from_json(r) for r in json.loads(rows[name]["reports"])]
         texts = {name: rows[name]["summary"] for name in self.names}
         self.digests[fkey] = _text_digest(texts)
-        if res.status == "ok":
+        if res.ok:
             res.summaries = StoredSummaries(texts)
         if _moved(res, self.program.functions[fkey], first["line"]):
             self.save(res)   # its rows now give the function's new place
         return res
 
     def _digest(self, summaries) -> str:
-        """The digest of a unit result's summaries, as their stored text would give it."""
+        """The digest of a function's summaries, as their stored text would give it."""
         return _text_digest({name: summary_text(summaries.get(name, {})) for name in self.names})
 
     def save(self, res: FunctionResult) -> None:

@@ -5,9 +5,9 @@ specs, the options, Saturn's own source and --root. When direct mode (NOTE [dire
 finds every file's unit unchanged and all of that is what the database's last run had, the
 re-check gives that run's reports, statistics and messages again without loading a unit or
 looking a function up: the result cache would find every function anyway. The memo lies in
-the units store under a hash of all of it; the database names the run it last recorded
+the cache directory under a hash of all of it; the database names the run it last recorded
 (meta `last-run`), so a run in between with other files or checkers, which rewrote the
-summaries, is never replayed over. A run that lost functions (a dead worker, a store that
+summaries, is never replayed over. A run that lost functions (a dead worker, a cache directory that
 failed) leaves no memo: the next one analyses them.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ import os
 
 from ..report.diagnostic import Report
 from .direct import Manifests
-from .store import salt
+from .cachedir import salt
 
 
 def base_key(checkers, options, version: str) -> str:
@@ -31,21 +31,21 @@ def base_key(checkers, options, version: str) -> str:
 
 
 class RunMemo:
-    def __init__(self, units, db, root: str, std: str | None, discovery, base: str):
-        """`units`: the units store; `db`: the summary database; `base`: base_key's."""
-        self.units, self.db, self.discovery, self.base = units, db, discovery, base
+    def __init__(self, cachedir, db, root: str, std: str | None, discovery, base: str):
+        """`cachedir`: the cache directory; `db`: the summary database; `base`: base_key's."""
+        self.cachedir, self.db, self.discovery, self.base = cachedir, db, discovery, base
         self.root, self.std = os.path.abspath(root), std
         self.key = self._key()
 
     def _key(self) -> str | None:
         """The run's key while every file's unit is known (NOTE [direct-mode]), else None."""
-        manifests, parts = Manifests(self.units, self.std), []
+        manifests, parts = Manifests(self.cachedir, self.std), []
         for src in self.discovery.files:
             unit = manifests.lookup(src)
             if unit is None:
                 return None
             parts.append([src.path, unit])
-        return self.units.key("run", json.dumps([self.base, self.root, parts,
+        return self.cachedir.key("run", json.dumps([self.base, self.root, parts,
                                                  sorted(self.discovery.missing)]))
 
     def replay(self) -> dict | None:
@@ -54,7 +54,7 @@ class RunMemo:
         if self.key is None or self.db.meta("last-run") != self.key:
             return None
         try:
-            doc = json.loads(self.units.get(self.key) or b"null")
+            doc = json.loads(self.cachedir.get(self.key) or b"null")
             doc["reports"] = [Report.from_json(r) for r in doc["reports"]]
         except (ValueError, TypeError, KeyError):
             return None
@@ -67,7 +67,7 @@ class RunMemo:
         if self.key is None:
             self.forget()
             return
-        self.units.put(self.key, json.dumps(
+        self.cachedir.put(self.key, json.dumps(
             {"reports": [r.to_record() for r in reports], "stats": stats, "log": log,
              "files": sorted(files)}).encode("utf-8", "surrogateescape"))
         self.db.set_meta("last-run", self.key)

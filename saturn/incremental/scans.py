@@ -25,8 +25,8 @@ _NAME_OR_NUMBER = frozenset(b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN
 
 
 class ScanCache:
-    def __init__(self, store, path: str):
-        self.store, self.name = store, store.key("scan", path)
+    def __init__(self, cachedir, path: str):
+        self.cachedir, self.name = cachedir, cachedir.key("scan", path)
         self.last, self.made = None, False
 
     def load(self) -> tuple:
@@ -34,7 +34,7 @@ class ScanCache:
         while the compiler runs)."""
         if self.last is None:
             try:
-                self.last = pickle.loads(self.store.get(self.name) or b"")
+                self.last = pickle.loads(self.cachedir.get(self.name) or b"")
             except Exception:   # none yet, or damaged: scanned whole
                 self.last = ()
         return self.last
@@ -58,7 +58,7 @@ class ScanCache:
     def keep(self) -> None:
         """The scan `declarations` made, stored for the next one."""
         if self.made:
-            self.store.put(self.name, pickle.dumps(self.last, protocol=pickle.HIGHEST_PROTOCOL))
+            self.cachedir.put(self.name, pickle.dumps(self.last, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def _tail(old_text: str, text: str, old: list, start: int) -> tuple:

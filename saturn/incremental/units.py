@@ -22,7 +22,7 @@ import time
 
 from ..cfront.discover import SourceFile
 from ..cfront.preprocess import FrontEndError, Preprocessing
-from .. import limits
+from ..process import limits
 from ..ir.program import Program
 from . import entries
 from .direct import Manifests
@@ -31,16 +31,16 @@ from .lowering import Lowering
 
 
 class FrontEnd:
-    """Files to lowered units for one run; `store` None: no caches. `deadline`: seconds for
-    one file's front end (NOTE [front-end-deadline] in saturn/limits.py)."""
+    """Files to lowered units for one run; `cachedir` (a CacheDir) None: no caches. `deadline`: seconds for
+    one file's front end (NOTE [front-end-deadline] in saturn/process/limits.py)."""
 
-    def __init__(self, store, root: str = ".", std: str | None = None,
+    def __init__(self, cachedir, root: str = ".", std: str | None = None,
                  deadline: float = 300.0, background: bool = False):
-        self.store, self.root, self.std = store, os.path.abspath(root), std
+        self.cachedir, self.root, self.std = cachedir, os.path.abspath(root), std
         self.background = background
         self.writers: list[int] = []   # NOTE [background-writes]
         self.deadline = deadline
-        self.manifests = Manifests(store, std) if store is not None else None
+        self.manifests = Manifests(cachedir, std) if cachedir is not None else None
         self.last_key: str | None = None   # the key of the unit `unit` made last
         self.lowered: set[str] = set()   # the functions lowered, not read from a cache
         self.started: dict[str, Preprocessing] = {}   # by path: see `start`
@@ -52,7 +52,7 @@ class FrontEnd:
 
     def load(self, key: str) -> Program | None:
         """The unit kept under `key`, or None."""
-        data = self.store.get(key) if self.store is not None else None
+        data = self.cachedir.get(key) if self.cachedir is not None else None
         try:
             return _unpacked(pickle.loads(data)) if data else None
         except Exception:   # damaged in any way: lowered again and rewritten
@@ -71,16 +71,16 @@ class FrontEnd:
             if running is not None:
                 running.stop()
             running = Preprocessing(src, self.std)
-        if self.store is None:
+        if self.cachedir is None:
             text = running.text(self.deadline, asked)
             return self._within(src, asked,
                                 lambda: Lowering(src, text, self.root, None, Last()).unit())
         old = self._last(src)   # read while the compiler runs
         text = running.text(self.deadline, asked)
-        key = self.last_key = self.store.key("unit", text, src.path, self.root)
+        key = self.last_key = self.cachedir.key("unit", text, src.path, self.root)
         unit, found = self.load(key), None
         if unit is None:
-            lowering = Lowering(src, text, self.root, self.store, old)
+            lowering = Lowering(src, text, self.root, self.cachedir, old)
             unit = self._within(src, asked, lowering.unit)
             self._keep(lambda: lowering.keep(key, unit, replaces=old.key))
             self.lowered.update(lowering.lowered)
@@ -93,7 +93,7 @@ class FrontEnd:
         scan, pickled: as long as a large file's lowering after an edit) is written by a child
         process forked here, while this one goes on to the analysis; the child writes the
         state at the fork, whatever this process does after, on a deep stack as the lowering
-        had (NOTE [deep-nesting]). An entry is written whole or not at all (store.py), so a
+        had (NOTE [deep-nesting]). An entry is written whole or not at all (cachedir.py), so a
         child that fails or is killed leaves a miss, never a wrong entry. `finish` waits for the
         children: the run ends with its entries written. Without `background` (or without
         fork) the writes are made here."""
@@ -126,13 +126,13 @@ class FrontEnd:
     def _last(self, src: SourceFile) -> Last:
         """What the file's last lowering left (NOTE [unit-skeleton]), read ahead."""
         last = self.manifests.last_unit(src)
-        old = last_of(self.store.get(last)) if last else Last()
+        old = last_of(self.cachedir.get(last)) if last else Last()
         old.key = last
-        old.read_ahead(self.store, src.path)
+        old.read_ahead(self.cachedir, src.path)
         return old
 
     def _within(self, src: SourceFile, started: float, work):
-        """`work()` on a deep stack, within what is left of the deadline (saturn/limits.py)."""
+        """`work()` on a deep stack, within what is left of the deadline (saturn/process/limits.py)."""
         left = None if self.deadline is None else max(0.0, self.deadline - (time.time() -
                                                                            started))
         try:

@@ -1,15 +1,18 @@
-"""Where units run: worker processes forked from this one, or a Dask distributed cluster.
+"""Where tasks run: worker processes forked from this one, a Dask distributed cluster, or this
+process (`Inline`, for tests and profiles). A task is one function's key (a tuple of keys) and
+the callee summaries it sees; its value is the list of its functions' results.
 
 NOTE [hard-deadline]: --timeout is enforced inside a worker by SIGALRM, which Python only
 handles between bytecodes — a SAT call in C (pysat interrupts only some solvers) can run on for
-hours. So the local pool also keeps a hard deadline per unit (twice the timeout per function,
-plus a margin): past it, the worker running the unit is killed and the unit's functions become
-`incomplete` (timed out); the other units in flight go on (NOTE [own-workers] in workers.py).
+hours. So the local pool also keeps a hard deadline per task (twice the timeout per function,
+plus a margin): past it, the worker running the task is killed and the task's value is a
+`Lost` stopped (its functions become `incomplete`, timed out); the other tasks in flight go on
+(NOTE [own-workers] in process/workers.py).
 
-NOTE [lost-units]: a worker that dies (`kill -9`, the OOM killer, a C-level abort in the SAT
-solver) loses only the unit it held: `on_lost(keys, why)` gives its functions' results (the
-driver makes them `incomplete` with the reason) and the run goes on with a new worker. So even
-one job runs its functions in a worker process: an abort there cannot end the run.
+NOTE [lost-tasks]: a worker that dies (`kill -9`, the OOM killer, a C-level abort in the SAT
+solver) loses only the task it held: its value is a `Lost` with the reason (the driver makes
+its functions `incomplete`) and the run goes on with a new worker. So even one job runs its
+functions in a worker process: an abort there cannot end the run.
 """
 from __future__ import annotations
 
@@ -18,32 +21,43 @@ import itertools
 import time
 from concurrent.futures import Future
 
-from ..workers import Lost, Workers
+from ..process.workers import Cause, Lost, Workers
 
-_STATE: dict = {}   # set in the parent before the workers fork: the unit runner
 HARD_MARGIN = 10.0  # seconds beyond twice the per-function timeout
 
 
-def _run_unit(keys, summaries):
-    return _STATE["runner"](keys, summaries)
-
-
-def _remote_unit(bundle, keys, summaries):
-    """A Dask task: the scattered (program, unit runner) bundle, one task's keys and summaries."""
+def _remote_task(bundle, keys, summaries):
+    """A Dask task: the scattered (program, runner) bundle, one task's keys and summaries."""
     program, runner = bundle
     return runner(program, keys, summaries)
 
 
-class LocalPool:
-    """Worker processes forked from this one (they share the lowered program).
-    `on_lost(keys, why) -> results` stands in for a unit whose worker died or was stopped
-    (NOTE [lost-units]); `timeout` (seconds per function) arms the hard deadline, after which
-    `why` starts with "timed out"."""
+class Inline:
+    """Runs each task here, when it is submitted."""
 
-    def __init__(self, jobs, runner, timeout=None, on_lost=None):
-        _STATE["runner"] = runner
-        self.jobs, self.timeout, self.on_lost = jobs, timeout, on_lost
-        self.workers = Workers(jobs, _run_unit)
+    def __init__(self, run):
+        self.run = run
+
+    def submit(self, keys, summaries, priority=0):
+        done = Future()
+        done.set_result(self.run(keys, summaries))
+        return done
+
+    def wait_any(self, futures):
+        return set(futures)
+
+    def close(self):
+        pass
+
+
+class LocalPool:
+    """Worker processes forked from this one (they share the lowered program, and `run`).
+    A task whose worker dies or is stopped gives a `Lost` (NOTE [lost-tasks]); `timeout`
+    (seconds per function) arms the hard deadline."""
+
+    def __init__(self, jobs, run, timeout=None):
+        self.jobs, self.timeout = jobs, timeout
+        self.workers = Workers(jobs, run)
         self.running: dict[Future, tuple] = {}   # ours -> (keys, start)
         # waiting for a worker, a heap: (-priority, arrival, ours, keys, sums)
         self.queue: list[tuple] = []
@@ -51,7 +65,7 @@ class LocalPool:
         self.killed = 0
 
     def submit(self, keys, summaries, priority=0):
-        """Units wait here until a worker is free, so a unit's clock starts when it runs; the
+        """Tasks wait here until a worker is free, so a task's clock starts when it runs; the
         highest `priority` first (NOTE [critical-path] in schedule.py), then the earliest."""
         outer = Future()
         heapq.heappush(self.queue, (-priority, next(self.arrivals), outer, keys, summaries))
@@ -68,30 +82,24 @@ class LocalPool:
         while True:
             out = set()
             for outer, value in self.workers.wait(self._next_deadline()):
-                keys, _ = self.running.pop(outer)
-                outer.set_result(self._lost(keys, value.why) if isinstance(value, Lost)
-                                 else value)
+                self.running.pop(outer)
+                outer.set_result(value)
                 out.add(outer)
             for outer in self._stuck():
-                keys, _ = self.running.pop(outer)
+                self.running.pop(outer)
                 self.workers.kill(outer)
                 self.killed += 1
-                outer.set_result(self._lost(keys, "timed out (stopped inside the SAT solver)"))
+                outer.set_result(Lost("timed out (stopped inside the SAT solver)", Cause.STOPPED))
                 out.add(outer)
             if out:
                 self._fill()
                 return out
 
-    def _lost(self, keys, why):
-        if self.on_lost is None:
-            raise RuntimeError(why)
-        return self.on_lost(keys, why)
-
     def _limit(self, keys) -> float:
         return 2 * self.timeout * len(keys) + HARD_MARGIN
 
     def _armed(self) -> bool:
-        return bool(self.timeout) and self.on_lost is not None
+        return bool(self.timeout)
 
     def _next_deadline(self):
         if not self._armed() or not self.running:
@@ -113,7 +121,7 @@ class LocalPool:
 
 class DaskPool:
     """A Dask distributed cluster: the program goes to every worker once; a task carries one
-    unit's keys and its callees' summaries and returns results; only the driver writes the DB."""
+    task's keys and its callees' summaries and returns results; only the driver writes the DB."""
 
     def __init__(self, address, program, remote_runner):
         from distributed import Client
@@ -121,7 +129,7 @@ class DaskPool:
         self.bundle = self.client.scatter((program, remote_runner), broadcast=True)
 
     def submit(self, keys, summaries, priority=0):
-        return self.client.submit(_remote_unit, self.bundle, keys, summaries, pure=False,
+        return self.client.submit(_remote_task, self.bundle, keys, summaries, pure=False,
                                   priority=priority)
 
     def wait_any(self, futures):

@@ -1,9 +1,10 @@
-"""Bottom-up scheduling: units (one per strongly connected component, members in sorted order)
-run when the units they call are done — in this process, or in a pool of worker processes.
+"""Bottom-up scheduling: a component (the functions of one strongly connected component of the
+call graph, in sorted order) runs when the components it calls are done; `run` gives each
+function to a pool of workers, or takes its results from the cache, and yields them back.
 
-NOTE [determinism]: a unit's result depends only on the program and its callees' summaries, which
-are the same whatever the number of workers; the members of one SCC see each other as if run one
-after another, in sorted order (NOTE [scc-steps] in _Plan below).
+NOTE [determinism]: a function's result depends only on the program and its callees' summaries,
+which are the same whatever the number of workers; the members of one component see each other
+as if run one after another, in sorted order (NOTE [scc-steps] in Schedule below).
 Local workers are forked after the program is lowered, so tasks carry only keys and summaries;
 a Dask cluster gets the program once (scattered to every worker).
 """
@@ -11,22 +12,33 @@ from __future__ import annotations
 
 import functools
 import heapq
+from typing import NamedTuple
 
 from ..ir.graphs import lexicographic_order, strongly_connected_components
 from ..ir.loops import analysis_weight
+from ..process.workers import Lost
 
 
 HITS_BEFORE_TASKS = 32
 
 
-def units(program) -> tuple[list[tuple[str, ...]], dict[int, set[int]]]:
-    """SCCs as sorted tuples in a deterministic bottom-up order (callees first; among the
-    units ready, the one whose first member's key is smallest), and each unit's callee units."""
+class Task(NamedTuple):
+    """One function to run, with the callee summaries it sees; `changed`: of the group looked
+    up first (NOTE [changed-first])."""
+    key: str
+    summaries: dict
+    changed: bool
+
+
+def components(program) -> tuple[list[tuple[str, ...]], dict[int, set[int]]]:
+    """Components as sorted tuples in a deterministic bottom-up order (callees first; among
+    those ready, the one whose first member's key is smallest), and each one's callee
+    components."""
     fns = program.functions
     succ = {k: sorted(c for c in fns[k].callees if c in fns) for k in sorted(fns)}
     members = [tuple(sorted(c)) for c in strongly_connected_components(list(succ), succ)]
-    unit_of = {k: i for i, ms in enumerate(members) for k in ms}
-    callees = {i: {unit_of[c] for k in ms for c in succ[k]} - {i} for i, ms in enumerate(members)}
+    comp_of = {k: i for i, ms in enumerate(members) for k in ms}
+    callees = {i: {comp_of[c] for k in ms for c in succ[k]} - {i} for i, ms in enumerate(members)}
     callers: dict[int, list[int]] = {i: [] for i in callees}
     for i, cs in callees.items():
         for c in cs:
@@ -37,30 +49,60 @@ def units(program) -> tuple[list[tuple[str, ...]], dict[int, set[int]]]:
                                          for i in order}
 
 
-def run(program, runner, jobs: int, on_done, cached=None, pool=None, changed=()) -> None:
-    """Run `runner(keys, callee_summaries) -> [results]` over every function, callees first.
-    `cached(keys, summaries)` may return results without running; `on_done(results)` takes each
-    function's results (in this process) and returns the summaries they contribute. Tasks go to
-    `pool` (pools.LocalPool/DaskPool) when given, else run here. `changed`: the functions
-    likely to miss the cache (NOTE [changed-first])."""
-    plan = _Plan(program, on_done, cached, changed)
-    running = {}
+def run(program, pool, cache=None, changed=()):
+    """Every function of `program`, callees first: yields (keys, results) as each task is
+    done, `results` a list of function results (`.key`, `.ok`, `.summaries`) or a `Lost`
+    whose functions give no summaries. `cache.lookup(keys, summaries)` may give results
+    without running them; the rest go to `pool` (pools.py), the most urgent first. `changed`:
+    the functions likely to miss the cache (NOTE [changed-first])."""
+    sched, running = Schedule(program, changed), {}
     while True:
-        for key, job in plan.take():
-            if pool is None:
-                plan.record(key, runner(*job))
-            else:
-                running[pool.submit(*job, priority=plan.priority[key])] = key
+        yield from _look_up(sched, pool, cache, running)
         if not running:
-            if plan.idle():
+            if sched.finished():
                 return
-            continue   # (run here: what it recorded may have made more ready)
+            continue
         for fut in sorted(pool.wait_any(running), key=lambda f: running[f]):
-            plan.record(running.pop(fut), fut.result())
+            key = running.pop(fut)
+            yield _done(sched, (key,), fut.result())
 
 
-class _Plan:
-    """Which functions may run: a unit's members once the units it calls are done.
+def _look_up(sched, pool, cache, running):
+    """Take every function free to run: a cache hit is done at once, the others go to the
+    pool together, but when HITS_BEFORE_TASKS hits follow the first of them or when the
+    changed functions' lookups are done (NOTE [changed-first]): a re-check after an edit
+    starts the edited function while it looks the rest of the program up."""
+    misses, hits = [], 0
+    while (task := sched.next()) is not None:
+        got = cache.lookup((task.key,), task.summaries) if cache is not None else None
+        if got is None:
+            hits = hits if misses else 0
+            misses.append(task)
+        else:
+            yield _done(sched, (task.key,), got)
+            hits += 1
+        first_done = task.changed and not sched.changed_left()
+        if misses and (hits >= HITS_BEFORE_TASKS or first_done):
+            _submit(sched, pool, misses, running)
+            misses, hits = [], 0
+    _submit(sched, pool, misses, running)
+
+
+def _submit(sched, pool, tasks, running) -> None:
+    for t in tasks:
+        running[pool.submit((t.key,), t.summaries, priority=sched.priority[t.key])] = t.key
+
+
+def _done(sched, keys, results):
+    sums = {} if isinstance(results, Lost) else {r.key: r.summaries for r in results if r.ok}
+    for key in keys:
+        sched.done(key, sums)
+    return keys, results
+
+
+class Schedule:
+    """Hands out the functions that may run (a component's members, once the components it
+    calls are done) and takes their summaries back.
 
     NOTE [scc-steps]: the members of a cycle run in sorted order as far as what they see goes:
     each is given the summaries of the members before it that it calls (and no others, whatever
@@ -77,9 +119,9 @@ class _Plan:
     rest go on beside it. The order is only the order of lookups: results do not depend on it
     (NOTE [determinism])."""
 
-    def __init__(self, program, on_done, cached, changed=()):
-        self.program, self.on_done, self.cached = program, on_done, cached
-        self.members, deps = units(program)
+    def __init__(self, program, changed=()):
+        self.program = program
+        self.members, deps = components(program)
         self.summaries: dict[str, dict] = {}
         self.waiting = {i: set(d) for i, d in deps.items()}
         self.users: dict[int, set[int]] = {i: set() for i in self.waiting}
@@ -96,38 +138,27 @@ class _Plan:
 
     @functools.cached_property
     def priority(self) -> dict[str, int]:
-        """Only for a pool (NOTE [critical-path]): run here, the order does not matter."""
+        """NOTE [critical-path]; made when the first task goes to the pool."""
         return _priorities(self.program, self.members, self.users)
 
-    def idle(self) -> bool:
-        return not self.ready and not self.free
+    def finished(self) -> bool:
+        """Nothing free to run now, nor waiting to be made free (with no task in flight: done)."""
+        self._start_ready()
+        return not self.free
 
-    def take(self):
-        """Yield every member that may run now, as (key, task); cache hits are recorded on the
-        way. The tasks come together (a pool starts the most urgent first: NOTE
-        [critical-path]) but when HITS_BEFORE_TASKS hits follow the first of them, or when the
-        changed functions' lookups are done (NOTE [changed-first]): a re-check after an edit
-        starts the edited function while it looks the rest of the program up."""
-        out, hits = [], 0
-        while True:
-            self._start_ready()   # (a unit run meanwhile may have made some ready)
-            if not self.free:
-                break
-            rank, key = heapq.heappop(self.free)
-            sums = self._visible(key)
-            got = self.cached((key,), sums) if self.cached else None
-            if got is None:
-                hits = hits if out else 0
-                out.append((key, ((key,), sums)))
-            else:
-                self.record(key, got)
-                hits += 1
-            self._start_ready()
-            first_done = rank == 0 and (not self.free or self.free[0][0] > 0)
-            if out and (hits >= HITS_BEFORE_TASKS or first_done):
-                yield from out
-                out, hits = [], 0
-        yield from out
+    def next(self) -> Task | None:
+        """The next function free to run with the summaries it sees, or None."""
+        self._start_ready()
+        if not self.free:
+            return None
+        rank, key = heapq.heappop(self.free)
+        return Task(key, self._visible(key), rank == 0)
+
+    def changed_left(self) -> bool:
+        """Whether a changed function or a callee of one is free to run now (NOTE
+        [changed-first])."""
+        self._start_ready()
+        return bool(self.free) and self.free[0][0] == 0
 
     def _start_ready(self) -> None:
         for i in self.ready:
@@ -148,13 +179,14 @@ class _Plan:
         i, p = self.place[key]
         out = {}
         for c in sorted(self.program.functions[key].callees):
-            unit, at = self.place.get(c, (None, 0))
-            if c in self.summaries and (unit != i or at < p):   # not a later member's
+            comp, at = self.place.get(c, (None, 0))
+            if c in self.summaries and (comp != i or at < p):   # not a later member's
                 out[c] = self.summaries[c]
         return out
 
-    def record(self, key: str, results) -> None:
-        self.summaries.update(self.on_done(results))
+    def done(self, key: str, summaries: dict) -> None:
+        """`key` has run; `summaries` are those its results give (none when it failed)."""
+        self.summaries.update(summaries)
         i, _ = self.place[key]
         for later in self.members[i]:
             if key in self.needs.get(later, ()):

@@ -41,7 +41,7 @@ def _invocation(stats) -> dict:
     """The run itself: each file skipped (not found, not preprocessed or not parsed) is an
     error notification, so a viewer shows what was not checked."""
     notes = []
-    for skip in stats.get("skipped", ()):
+    for skip in stats.skipped:
         where = {"uri": pathlib.Path(skip["file"]).as_uri()} if os.path.isabs(skip["file"]) \
             else {"uri": skip["file"], "uriBaseId": "%SRCROOT%"}
         loc = {"physicalLocation": {"artifactLocation": where}}
@@ -50,7 +50,7 @@ def _invocation(stats) -> dict:
                                                  "startColumn": max(1, skip["column"])}
         notes.append({"level": "error", "message": {"text": f"skipped: {skip['message']}"},
                       "locations": [loc]})
-    for f in stats.get("incomplete_functions", ()):
+    for f in stats.incomplete_functions:
         notes.append({"level": "warning", "descriptor": {"id": f"incomplete.{f['cause']}"},
                       "message": {"text": f"'{f['function']}' is incomplete: {f['reason']}"},
                       "locations": [_location(f["file"], f["line"])]})
@@ -62,7 +62,7 @@ def _first_sentence(text: str) -> str:
 
 
 def format_all(reports, stats, kinds=()) -> str:
-    """`kinds`: every report kind Saturn knows (saturn.checker.Kind), a rule each."""
+    """`kinds`: every report kind Saturn knows (saturn.plugin.checker.Kind), a rule each."""
     helps = {k.name: k.help for k in kinds}
     level = {k.name: k.severity for k in kinds}
     names = sorted({r.kind for r in reports} | set(helps))

@@ -14,8 +14,8 @@ def format_report(r) -> str:
 
 def format_all(reports, stats, show_known: bool = False) -> str:
     out = [format_report(r) for r in reports if show_known or not r.known]
-    out += [incomplete_line(f) for f in stats.get("incomplete_functions", ())]
-    out.append(summary_line(stats, len(reports)))
+    out += [incomplete_line(f) for f in stats.incomplete_functions]
+    out.append(totals_line(stats, len(reports)))
     return "\n".join(out) + "\n"
 
 
@@ -25,40 +25,40 @@ def incomplete_line(f: dict) -> str:
     return f"{f['file']}:{f['line']}:1: note: '{f['function']}' is incomplete: {f['reason']}"
 
 
-def summary_line(stats, n_reports: int) -> str:
+def totals_line(stats, n_reports: int) -> str:
     head = f"{n_reports} report{'s' if n_reports != 1 else ''}"
-    if "new" in stats:
-        baseline = n_reports - stats["new"] - stats.get("reviewed", 0)
-        head += f" ({stats['new']} new, {baseline} in the baseline)"
+    if stats.new is not None:
+        baseline = n_reports - stats.new - (stats.reviewed or 0)
+        head += f" ({stats.new} new, {baseline} in the baseline)"
     parts = [head,
-             f"{stats['files']} file{'s' if stats['files'] != 1 else ''}",
-             f"{stats['skipped_files']} skipped" + _not_found(stats),
-             f"{stats['functions']} functions",
-             f"{stats['incomplete']} incomplete"]
-    if stats.get("reused"):
-        parts.append(f"{stats['reused']} reused")
-    if stats.get("timeouts"):
-        parts.append(f"{stats['timeouts']} timed out (--timeout)")
-    if stats.get("reviewed"):
-        parts.append(f"{stats['reviewed']} reviewed as false positive or intentional")
-    if stats.get("suppressed"):
-        parts.append(f"{stats['suppressed']} hidden by saturn-ignore")
-    return "saturn: " + ", ".join(parts) + f" in {stats['seconds']:.1f}s"
+             f"{stats.files} file{'s' if stats.files != 1 else ''}",
+             f"{stats.skipped_files} skipped" + _not_found(stats),
+             f"{stats.functions} functions",
+             f"{stats.incomplete} incomplete"]
+    if stats.reused:
+        parts.append(f"{stats.reused} reused")
+    if stats.timeouts:
+        parts.append(f"{stats.timeouts} timed out (--timeout)")
+    if stats.reviewed:
+        parts.append(f"{stats.reviewed} reviewed as false positive or intentional")
+    if stats.suppressed:
+        parts.append(f"{stats.suppressed} hidden by saturn-ignore")
+    return "saturn: " + ", ".join(parts) + f" in {stats.seconds:.1f}s"
 
 
 def skipped_line(stats) -> str:
     """The run's last line when files were skipped: how many, which, and the exit status."""
-    names = [s.get("unit", s["file"]) for s in stats["skipped"]]
+    names = [s.get("unit", s["file"]) for s in stats.skipped]
     shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
-    total = stats["files"] + stats["skipped_files"]
-    status = 3 if stats["files"] else 2
+    total = stats.files + stats.skipped_files
+    status = 3 if stats.files else 2
     return (f"saturn: error: {len(names)} of {total} files skipped, not analysed (each error "
             f"above): {shown}; exit status {status}")
 
 
 def _not_found(stats) -> str:
     """Paths given that do not exist, named: a typo must not pass for a clean run."""
-    gone = [s["file"] for s in stats.get("skipped", ()) if s["line"] == 0 and
+    gone = [s["file"] for s in stats.skipped if s["line"] == 0 and
             s["message"] == "no such file or directory"]
     if not gone:
         return ""

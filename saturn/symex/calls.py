@@ -4,7 +4,7 @@ change what it can reach (pointer arguments' targets and globals), but never a f
 it cannot see (docs/DESIGN.md "From C to the IR"). Checkers' attributes are their own business."""
 from __future__ import annotations
 
-from ..checker import library_spellings, result_lit
+from ..plugin.checker import library_spellings, result_lit
 from ..ir import nodes as N
 from ..ir import types as T
 from ..logic.circuit import FALSE
@@ -51,7 +51,7 @@ def default_call(ev, call: N.Call, args: list, st) -> None:
     # A callee whose summary has too many changes to list (ev.unlisted) changed what this
     # function only read, too: a callee's summary read `d->err` to free it, and gdbm_store
     # refills it, so the next call must not find the freed block there again.
-    met = ev.met(st) if call.callee in ev.unlisted else list(st.store)
+    met = ev.met(st) if call.callee in ev.unlisted else list(st.memory)
     for obj in met:   # NOTE [forgotten-values]: a function we know nothing of
         root = obj.root
         if obj in ev.pinned:

@@ -1,4 +1,4 @@
-"""What a checker sees of one function's analysis (the hooks' argument; see saturn/checker.py)."""
+"""What a checker sees of one function's analysis (the hooks' argument; see saturn/plugin/checker.py)."""
 from __future__ import annotations
 
 from ..bitvec.vec import BitVec, const
@@ -23,8 +23,9 @@ class FunctionContext:
         self.c, self.guards, self.env = ev.c, ev.guards, ev.env
         self.reports: list[Report] = []
         self.branches: list[tuple] = []   # (cond lit, guard before, Branch, instance id)
-        self.data: dict[str, object] = {}  # per-checker scratch, by checker name
+        self.states: dict[str, object] = {}  # each checker's state, by name (Checker.state)
         self.summaries: dict = {}          # callee key -> {checker: summary}
+        self.given: dict[str, object] = {}   # the summaries this function gives, by checker
         self.returns: list[tuple] = []     # (guard, coord) of each `return` reached
         self.branch_hooks: list = []       # callables (Branch, cond lit, state): on_branch
 
@@ -140,12 +141,12 @@ class FunctionContext:
     def pointer_slots(self, state):
         """Every pointer-valued object in a state, with its value — which may be lazy still
         (NOTE [lazy-values]): `locations` and `force` read it."""
-        return [(obj, v) for obj, v in state.store.items()
+        return [(obj, v) for obj, v in state.memory.items()
                 if isinstance(v, GLS) or (type(v) is Mux and v.pointer)]
 
     def int_slots(self, state):
         """Every integer-valued object in a state, with its value (which may be lazy still)."""
-        return [(obj, v) for obj, v in state.store.items()
+        return [(obj, v) for obj, v in state.memory.items()
                 if isinstance(v, BitVec) or (type(v) is Mux and not v.pointer)]
 
     def element_after(self, obj, k: int):
@@ -179,7 +180,7 @@ class FunctionContext:
 
     def stored(self, state, obj):
         """The value a state holds for `obj`, or None where it holds none (NOTE [lazy-values])."""
-        return force(self.ev, state.store.get(obj))
+        return force(self.ev, state.memory.get(obj))
 
     def exit_value(self, sym, state):
         return self.ev.read_obj(self.env.var_obj(sym), state)
@@ -197,7 +198,7 @@ class FunctionContext:
         self.ev.load_hooks.clear()
         self.ev.forget_hooks.clear()
         self.branch_hooks.clear()
-        self.data.pop("<states>", None)
+        self.states.clear()
         self.guards.dispose()
         self.c.release()
 
@@ -257,7 +258,7 @@ class FunctionContext:
         for obj in sorted(objs, key=lambda o: o.uid):
             if isinstance(obj.type, (T.IntT, T.PtrT)):
                 old = self.ev.read_obj(obj, state)
-                state.store[obj] = self.ev.ite(lit, self.ev.fresh_value(obj.type, obj.display), old)
+                state.memory[obj] = self.ev.ite(lit, self.ev.fresh_value(obj.type, obj.display), old)
 
     # -- reports --------------------------------------------------------------------------------
     def report(self, checker: str, kind: str, coord: N.Coord, message: str, notes=(),

@@ -21,7 +21,7 @@ result's own conditions, are asked: a question or two each.
 """
 from __future__ import annotations
 
-from ..checker import result_lit
+from ..plugin.checker import result_lit
 from ..ir import types as T
 from ..memory import gls
 from ..memory.gls import GLS
@@ -39,7 +39,7 @@ def infer(ctx, exit_state) -> list:
         return []   # the helpers that relink and clear are small; building big values is not
     ev, out, tried = ctx.ev, [], 0
     here = ctx.lit(exit_state.guard)
-    for obj, value in exit_state.store.items():
+    for obj, value in exit_state.memory.items():
         if not isinstance(obj.type, T.PtrT) or same(ev, value, ev.env.initial_values.get(obj)):
             continue
         target = steps_of(obj)

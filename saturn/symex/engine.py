@@ -3,7 +3,6 @@ turned into BDD guards, checkers' hooks at calls and at the exit (§2.2–2.4)."
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass, field
 
 from ..ir import indirect, linking
 from ..ir import nodes as N
@@ -19,20 +18,8 @@ from .evaluator import Evaluator
 from .lazy import same
 from .merge import merge
 from .options import Options
+from .outcome import FunctionResult
 from .state import State
-
-
-@dataclass
-class FunctionResult:
-    key: str
-    reports: list = field(default_factory=list)
-    summaries: dict = field(default_factory=dict)
-    notes: list = field(default_factory=list)
-    status: str = "ok"
-    havoc_loops: int = 0
-    seconds: float = 0.0
-    reused: bool = False
-    timed_out: bool = False
 
 
 # NOTE [havoc-passes]: a loop whose exit k iterations cannot reach (`for (i = 0; i < 8; i++)`)
@@ -56,8 +43,8 @@ def analyze_function(program, fn: N.Function, checkers, options: Options, summar
     unroller = Unroller(fn, options.unroll)
     havoc: set[int] = set()
     ctx = _run(program, fn, unroller, checkers, options, summaries or {}, havoc)
-    result = FunctionResult(fn.key, ctx.reports, dict(ctx.data.get("<summaries>", {})),
-                            sorted(set(fn.notes) | ctx.ev.notes), "ok", len(havoc))
+    result = FunctionResult(fn.key, ctx.reports, dict(ctx.given),
+                            sorted(set(fn.notes) | ctx.ev.notes), havoc_loops=len(havoc))
     ctx.dispose()
     return result
 
@@ -101,7 +88,7 @@ def _run_initializer(ev, g, obj) -> None:
             ev.assign(stmt.lv, stmt.value, st)
         else:
             ev.execute(stmt, st)
-    ev.env.overlay.update(st.store)
+    ev.env.overlay.update(st.memory)
 
 
 def _run(program, fn, unroller, checkers, options, summaries, havoc):
@@ -148,7 +135,7 @@ def _run(program, fn, unroller, checkers, options, summaries, havoc):
     final = merge(ev, exit_states)
     for ch in checkers:
         ch.finish(ctx, final)
-    ctx.data.setdefault("<summaries>", {})["<engine>"] = {
+    ctx.given["<engine>"] = {
         "noreturn": final is None,
         "modifies": interface.modified(ev, final) if final is not None else [],
         "copies": copies.infer(ctx, final),
@@ -220,10 +207,10 @@ def _havoc(ev, st: State, entry: State | None) -> None:
     kept = {k: v for k, v in st.attrs.items() if k[1] in ev.attr_kept}
     st.attrs = dict(entry.attrs)
     st.attrs.update(kept)
-    for obj, value in list(st.store.items()):
-        if not same(ev, entry.store.get(obj), value):   # NOTE [lazy-values]
+    for obj, value in list(st.memory.items()):
+        if not same(ev, entry.memory.get(obj), value):   # NOTE [lazy-values]
             ev.forget(obj, st)
-            for loc, _ in getattr(st.store[obj], "entries", ()):
+            for loc, _ in getattr(st.memory[obj], "entries", ()):
                 if loc is not None:   # NOTE [havoc-pointers] in symex/expr.py
                     ev.anywhere.add(loc.uid)
 

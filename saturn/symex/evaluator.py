@@ -1,7 +1,7 @@
 """The evaluator of one function: expressions, lvalues, statements, and checker attributes."""
 from __future__ import annotations
 
-from ..checker import Access, summarized
+from ..plugin.checker import Access, summarized
 from ..ir import nodes as N
 from ..ir import types as T
 from ..logic.circuit import TRUE
@@ -46,19 +46,19 @@ class Evaluator(ExprEval, LvalueEval):
     def forget(self, obj, st, guard=None) -> None:
         """Give `obj` an unknown value (a havocked loop, what an unknown call may change),
         telling the forget hooks the value it held (NOTE [forgotten-values])."""
-        old = st.store.get(obj)
+        old = st.memory.get(obj)
         if old is not None:
             for hook in self.forget_hooks:
                 hook([old], st)
         fresh = self.fresh_value(obj.type, obj.display)
         if guard is None:
-            st.store[obj] = fresh
+            st.memory[obj] = fresh
         else:
             self.store_obj(obj, fresh, guard, st)
 
     def met(self, st) -> list:
         """The objects the function has written or read so far, in the order it met them."""
-        return list(dict.fromkeys([*st.store, *self.env.initial_values]))
+        return list(dict.fromkeys([*st.memory, *self.env.initial_values]))
 
     def note(self, text: str) -> None:
         where = f"{self.where}: " if self.where is not None else ""

@@ -1,7 +1,7 @@
-"""The checkers' events (saturn/checker.py) wired into one function's evaluator and engine."""
+"""The checkers' events (saturn/plugin/checker.py) wired into one function's evaluator and engine."""
 from __future__ import annotations
 
-from ..checker import callee_summary, short_name
+from ..plugin.checker import callee_summary, short_name
 
 
 class CallEvents:

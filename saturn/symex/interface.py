@@ -107,7 +107,7 @@ def modified(ev, exit_state, limit: int = 64):
     """Interface objects whose exit value may differ from their entry value (M of §2.5.2), or
     None when there are more than `limit` (callers then assume the worst)."""
     out, env = [], ev.env
-    for obj, value in exit_state.store.items():
+    for obj, value in exit_state.memory.items():
         initial = env.initial_values.get(obj)
         if value is initial:
             continue

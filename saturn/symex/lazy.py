@@ -4,7 +4,7 @@ NOTE [lazy-values]: most values a function stores are never read again — tempo
 locals, the fields of objects a call returned on one path, what every call may change. So the
 value of an object that differs between the states a join merges (merge.py) is a `Mux`, made
 into gates only when something reads it (`force`): in a large function nearly all the
-multiplexers a join would build are never read. Whatever reads a store's values goes
+multiplexers a join would build are never read. Whatever reads a state's memory goes
 through `force` (LvalueEval.read_obj, FunctionContext.stored and .locations); identity tests
 (`v is initial`) compare built values where a join of equal values must count as that value
 (`same`: interface.modified, engine._havoc, lock_apply._inherit). Attributes (checker state) stay eager.

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..bitvec.compare import eq as bv_eq
-from ..checker import Access
+from ..plugin.checker import Access
 from ..bitvec.vec import const
 from ..ir import nodes as N
 from ..ir import types as T
@@ -29,9 +29,9 @@ class LvalueEval:
         return _LOCS[type(lv)](self, lv, st)
 
     def read_obj(self, obj: Obj, st):
-        v = st.store.get(obj)
+        v = st.memory.get(obj)
         if type(v) is Mux:   # NOTE [lazy-values]
-            v = st.store[obj] = force(self, v)
+            v = st.memory[obj] = force(self, v)
         return v if v is not None else self.env.initial(obj)
 
     def load(self, lv: N.Lvalue, st):
@@ -65,9 +65,9 @@ class LvalueEval:
         for target in _union_members(obj):
             stored = self.coerce(value, target.type)
             if g == TRUE:
-                st.store[target] = stored
+                st.memory[target] = stored
             elif g != FALSE:
-                st.store[target] = self.ite(g, stored, self.read_obj(target, st))
+                st.memory[target] = self.ite(g, stored, self.read_obj(target, st))
 
     def assign(self, lv: N.Lvalue, e: N.Expr, st) -> None:
         if isinstance(lv.type, (T.StructT, T.ArrT)):

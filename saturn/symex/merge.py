@@ -19,7 +19,7 @@ def merge(ev, states: list[State]) -> State | None:
         guard = compact(guard | s.guard)
     out = State(guard, {}, {})
     sel = Selectors([s.guard for s in live])
-    for table in ("store", "attrs"):
+    for table in ("memory", "attrs"):
         tables = [getattr(s, table) for s in live]
         # First-seen order, not a set's: objects hash by address, and the order of the
         # multiplexers made here numbers the circuit's gates (NOTE [gate-order]).
@@ -31,7 +31,7 @@ def merge(ev, states: list[State]) -> State | None:
             if first is not None and all(v is first for v in vals[1:]):
                 target[key] = first
                 continue
-            if table == "store":   # NOTE [lazy-values]
+            if table == "memory":   # NOTE [lazy-values]
                 vals = [v if v is not None else ev.read_obj(key, _EMPTY) for v in vals]
                 target[key] = mux(ev, sel, vals)
                 continue
@@ -42,7 +42,7 @@ def merge(ev, states: list[State]) -> State | None:
 
 
 class _Empty:
-    store: dict = {}
+    memory: dict = {}
 
 
 _EMPTY = _Empty()

@@ -9,7 +9,7 @@ from flask import Flask, abort, g, jsonify, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import PathConverter
 
-from saturn import registry
+from checkers import registry
 
 from .. import history, queries, triage
 from ..render import render

@@ -12,7 +12,7 @@ import secrets
 
 from flask import abort, jsonify, render_template, request
 
-from saturn import registry
+from checkers import registry
 
 from .. import history, reviews, triage
 from ..store import Store, StoreError

@@ -2,9 +2,9 @@
 freed by reference counting when it ends, not left to a collector pass."""
 import gc
 
-from saturn import registry
+from checkers import registry
 from saturn.incremental.units import lower_text
-from saturn.driver import analyze_one
+from saturn.app.driver import analyze_one
 from saturn.logic import circuit
 from saturn.symex.options import Options
 
@@ -30,7 +30,7 @@ def test_the_gates_are_not_left_to_the_collector(monkeypatch):
     gc.disable()   # so that no pass runs between the function's end and the count below
     try:
         res = analyze_one(unit, key, registry.load(["lock", "leak"], {}), Options(), {})
-        assert res.status == "ok" and not gc.isenabled()
+        assert res.ok and not gc.isenabled()
         gc.set_debug(gc.DEBUG_SAVEALL)
         gc.collect()
         left = sum(1 for o in gc.garbage if type(o) is tuple)

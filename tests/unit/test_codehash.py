@@ -1,7 +1,7 @@
 """Cache keys name Saturn's source: an upgraded engine never reuses old summaries or units
 (NOTE [one-salt])."""
-from saturn import codehash
-from saturn.incremental import results, store
+from saturn.incremental import codehash
+from saturn.incremental import cachedir, results
 from saturn.symex.options import Options
 
 
@@ -11,19 +11,17 @@ def test_fingerprint_follows_the_source(tmp_path, monkeypatch):
     (tmp_path / "pkg" / "sub" / "b.py").write_text("y = 2\n")
     (tmp_path / "pkg" / "notes.txt").write_text("not code\n")
     monkeypatch.setattr(codehash, "REPO", str(tmp_path))
-    monkeypatch.setattr(codehash, "_MEMO", {})
-    first = codehash.code_fingerprint("pkg")
+    fingerprint = codehash.code_fingerprint.__wrapped__   # (not the process's memo)
+    first = fingerprint("pkg")
     (tmp_path / "pkg" / "notes.txt").write_text("changed, still not code\n")
-    monkeypatch.setattr(codehash, "_MEMO", {})
-    assert codehash.code_fingerprint("pkg") == first
+    assert fingerprint("pkg") == first
     (tmp_path / "pkg" / "sub" / "b.py").write_text("y = 3\n")
-    monkeypatch.setattr(codehash, "_MEMO", {})
-    assert codehash.code_fingerprint("pkg") != first
+    assert fingerprint("pkg") != first
 
 
 def test_summary_and_unit_keys_change_with_the_engine_source(monkeypatch, tmp_path):
-    before = results.ResultCache(None, None, [], Options(), "0.2.0").base
-    unit_key = store.Store(str(tmp_path)).key("unit", "text")
-    monkeypatch.setattr(store, "code_fingerprint", lambda *folders, extra="": "an edited engine")
-    assert results.ResultCache(None, None, [], Options(), "0.2.0").base != before
-    assert store.Store(str(tmp_path)).key("unit", "text") != unit_key
+    before = results.ResultCache(None, [], Options(), "0.2.0").base
+    unit_key = cachedir.CacheDir(str(tmp_path)).key("unit", "text")
+    monkeypatch.setattr(cachedir, "code_fingerprint", lambda *folders, extra="": "an edited engine")
+    assert results.ResultCache(None, [], Options(), "0.2.0").base != before
+    assert cachedir.CacheDir(str(tmp_path)).key("unit", "text") != unit_key

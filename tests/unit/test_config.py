@@ -1,7 +1,7 @@
-"""The configuration file (saturn/config.py): saturn.toml, or [tool.saturn] in pyproject.toml."""
+"""The configuration file (saturn/app/config.py): saturn.toml, or [tool.saturn] in pyproject.toml."""
 import pytest
 
-from saturn.config import ConfigError, load_config
+from saturn.app.config import ConfigError, load_config
 
 
 def test_another_tools_pyproject_is_not_read(tmp_path, monkeypatch):

@@ -13,7 +13,7 @@ import pytest
 
 from saturn.cfront.discover import SourceFile
 from saturn.incremental import lowering, units
-from saturn.incremental.store import Store
+from saturn.incremental.cachedir import CacheDir
 from saturn.ir import nodes as N
 from saturn.ir.lower import Lowerer
 
@@ -76,7 +76,7 @@ def _front(tmp_path, text, name="a.c"):
     path = tmp_path / name
     path.write_text(text)
     src = SourceFile(str(path), (), str(tmp_path), preprocessed=True)
-    front = units.FrontEnd(Store(str(tmp_path / "units")), str(tmp_path))
+    front = units.FrontEnd(CacheDir(str(tmp_path / "units")), str(tmp_path))
     got = front.unit(src)
     _RECORDING[0] = False
     try:
@@ -175,7 +175,7 @@ def test_a_stored_unit_loads_with_bodies_left_as_bytes(tmp_path):
     path = tmp_path / "a.c"
     path.write_text(text)
     src = SourceFile(str(path), (), str(tmp_path), preprocessed=True)
-    front = units.FrontEnd(Store(str(tmp_path / "units")), str(tmp_path))
+    front = units.FrontEnd(CacheDir(str(tmp_path / "units")), str(tmp_path))
     made = _signature(front.unit(src))
     loaded = front.load(front.last_key)
     assert all("_body" in fn.__dict__ for fn in loaded.functions.values())   # (a header's too)
@@ -219,7 +219,7 @@ def _c_file(tmp_path):
 
 def test_direct_mode_skips_the_compiler_until_an_input_changes(tmp_path):
     src = _c_file(tmp_path)
-    store = Store(str(tmp_path / "units"))
+    store = CacheDir(str(tmp_path / "units"))
     front = units.FrontEnd(store, str(tmp_path))
     assert front.known(src) is None
     front.unit(src)
@@ -233,7 +233,7 @@ def test_direct_mode_skips_the_compiler_until_an_input_changes(tmp_path):
 def test_a_file_younger_than_the_run_is_not_listed(tmp_path):
     src = _c_file(tmp_path)
     (tmp_path / "a.c").write_text('#include "h.h"\nint f(int x) { return helper(x) + 1; }\n')
-    store = Store(str(tmp_path / "units"))
+    store = CacheDir(str(tmp_path / "units"))
     front = units.FrontEnd(store, str(tmp_path))
     front.unit(src)
     assert front.known(src) is None and front.manifests.last_unit(src) == front.last_key
@@ -255,7 +255,7 @@ def whole(monkeypatch):
     real = lowering.Lowering._parsed_and_lowered
 
     def counted(self, *args):
-        if self.store is not None:
+        if self.cachedir is not None:
             calls.append(1)
         return real(self, *args)
     monkeypatch.setattr(lowering.Lowering, "_parsed_and_lowered", counted)
@@ -323,7 +323,7 @@ def test_a_scan_after_an_edit_is_a_whole_scan(tmp_path, monkeypatch, edit, moved
     marker = '# 30 "a.c"\n'
     base = PRELUDE + F1 + F2 + "\n" * 12 + marker + F3 + F4 + "int counter2;\n" + F2.replace(
         "f2", "f5")
-    cache, own = ScanCache(Store(str(tmp_path / "units")), "a.c"), {"a.c"}
+    cache, own = ScanCache(CacheDir(str(tmp_path / "units")), "a.c"), {"a.c"}
     cache.declarations(_preprocessed(base), own)
     edited = base.replace(*edit)
     if "\n  x++;\n" in edited:
@@ -355,7 +355,7 @@ def test_a_file_whose_lines_come_twice_is_lowered_whole(tmp_path, lowered, whole
 
 def _units_of(tmp_path, jobs, cached=True):
     from saturn.incremental import pipeline
-    store = Store(str(tmp_path / "units")) if cached else None
+    store = CacheDir(str(tmp_path / "units")) if cached else None
     front = units.FrontEnd(store, str(tmp_path))
     files = [SourceFile(str(tmp_path / n), (), str(tmp_path)) for n in ("a.c", "b.c")]
     got = [(src.path, _signature(unit), error)
@@ -374,7 +374,7 @@ def test_the_changed_file_preprocesses_while_the_others_load(tmp_path, monkeypat
     for name in ("a.c", "b.c"):
         os.utime(tmp_path / name, (past, past))
     _, front = _units_of(tmp_path, 2)
-    b_unit = front.store.path(front.known(SourceFile(str(tmp_path / "b.c"), (), str(tmp_path))))
+    b_unit = front.cachedir.path(front.known(SourceFile(str(tmp_path / "b.c"), (), str(tmp_path))))
     started = []
     real = units.FrontEnd.start
     monkeypatch.setattr(units.FrontEnd, "start", lambda self, src: real(self, src) or
@@ -398,7 +398,7 @@ def test_a_background_writer_stores_the_unit_as_it_was_made(tmp_path, lowered):
     path = tmp_path / "a.c"
     path.write_text(text)
     src = SourceFile(str(path), (), str(tmp_path), preprocessed=True)
-    front = units.FrontEnd(Store(str(tmp_path / "units")), str(tmp_path), background=True)
+    front = units.FrontEnd(CacheDir(str(tmp_path / "units")), str(tmp_path), background=True)
     made = front.unit(src)
     expected = _signature(made)
     assert len(front.writers) == 1
@@ -406,7 +406,7 @@ def test_a_background_writer_stores_the_unit_as_it_was_made(tmp_path, lowered):
     front.finish()
     assert not front.writers
     lowered.clear()
-    again = units.FrontEnd(Store(str(tmp_path / "units")), str(tmp_path))
+    again = units.FrontEnd(CacheDir(str(tmp_path / "units")), str(tmp_path))
     assert _signature(again.load(again.known(src) or front.last_key)) == expected
     edited = _preprocessed(PRELUDE + F1 + F2 + F3.replace("  t.a = x;\n", "  t.a = x;\n  x++;\n")
                            + F4)
@@ -421,10 +421,10 @@ def test_a_new_unit_replaces_the_file_s_last_one(tmp_path):
     keys = []
     for f3 in (F3, F3.replace("  t.a = x;\n", "  t.a = x;\n  x++;\n")):
         path.write_text(_preprocessed(PRELUDE + F1 + F2 + f3))
-        front = units.FrontEnd(Store(str(tmp_path / "units")), str(tmp_path))
+        front = units.FrontEnd(CacheDir(str(tmp_path / "units")), str(tmp_path))
         front.unit(src)
         keys.append(front.last_key)
-    store = Store(str(tmp_path / "units"))
+    store = CacheDir(str(tmp_path / "units"))
     assert keys[0] != keys[1] and store.get(keys[0]) is None and store.get(keys[1])
 
 
@@ -435,7 +435,7 @@ def test_a_unit_made_again_under_its_own_key_is_kept(tmp_path):
     path = tmp_path / "a.c"
     path.write_text(text)
     src = SourceFile(str(path), (), str(tmp_path), preprocessed=True)
-    store = Store(str(tmp_path / "units"))
+    store = CacheDir(str(tmp_path / "units"))
     front = units.FrontEnd(store, str(tmp_path))
     front.unit(src)
     os.remove(store.path(front.last_key))

@@ -149,8 +149,8 @@ def test_merge_numbers_multiplexers_in_first_seen_order():
     a = State(cond, {first: c.new_var(), second: c.new_var()})
     b = State(~cond, {first: c.new_var(), second: c.new_var()})
     out = merge(ev, [a, b])
-    assert list(out.store) == [first, second]
-    built = [force(ev, v) for v in out.store.values()]   # NOTE [lazy-values]: built when read
+    assert list(out.memory) == [first, second]
+    built = [force(ev, v) for v in out.memory.values()]   # NOTE [lazy-values]: built when read
     assert abs(built[0]) < abs(built[1])
 
 
@@ -173,10 +173,10 @@ def test_a_joined_value_is_built_only_when_read_and_equals_the_eager_multiplexer
     states = _join(c, guards, [t, e])
     before = c.nvars
     out = merge(ev, states)
-    assert type(out.store["x"]) is Mux and c.nvars == before     # nothing built yet
+    assert type(out.memory["x"]) is Mux and c.nvars == before     # nothing built yet
     lit = guards.to_lit(states[0].guard)
-    assert force(ev, out.store["x"]) == c.ITE(lit, t, e)
-    assert force(ev, out.store["x"]) is force(ev, out.store["x"])  # built once
+    assert force(ev, out.memory["x"]) == c.ITE(lit, t, e)
+    assert force(ev, out.memory["x"]) is force(ev, out.memory["x"])  # built once
 
 
 def test_a_long_chain_of_unread_joins_is_forced_before_it_nests_too_deep():
@@ -189,6 +189,6 @@ def test_a_long_chain_of_unread_joins_is_forced_before_it_nests_too_deep():
     ev = SimpleNamespace(guards=guards, c=c, ite=lambda lit, a, b: c.ITE(lit, a, b))
     value = c.new_var()
     for _ in range(3 * MAX_MUX_DEPTH):
-        value = merge(ev, _join(c, guards, [value, c.new_var()])).store["x"]
+        value = merge(ev, _join(c, guards, [value, c.new_var()])).memory["x"]
         assert type(value) is Mux and value.depth <= MAX_MUX_DEPTH
     assert force(ev, value) > 0

@@ -1,12 +1,13 @@
-"""The local pool's hard deadline (NOTE [hard-deadline]): a unit stuck where SIGALRM cannot
-reach is stopped alone, the units in flight with it give their own results; a worker that dies
-loses only its own unit (NOTE [lost-units])."""
+"""The local pool's hard deadline (NOTE [hard-deadline]): a task stuck where SIGALRM cannot
+reach is stopped alone, the tasks in flight with it give their own results; a worker that dies
+loses only its own task (NOTE [lost-tasks])."""
 import faulthandler
 import os
 import signal
 import time
 
 from saturn.interproc import pools
+from saturn.process.workers import Cause, Lost
 
 
 def runner(keys, summaries):
@@ -25,27 +26,25 @@ def runner(keys, summaries):
 
 
 def _all(pool, futures):
+    """Each task's value; a Lost as (cause, why)."""
     results = {}
     while len(results) < len(futures):
         for fut in pool.wait_any([f for f in futures if futures[f] not in results]):
-            results[futures[fut]] = fut.result()
+            value = fut.result()
+            results[futures[fut]] = (value.cause, value.why) if isinstance(value, Lost) else value
     return results
-
-
-def lost(keys, why):
-    return [f"{k}:lost:{why}" for k in keys]
 
 
 def test_stuck_unit_is_stopped_and_others_go_on(monkeypatch):
     monkeypatch.setattr(pools, "HARD_MARGIN", 0.5)   # limit: 2 * 0.5 s per function + 0.5 s
-    pool = pools.LocalPool(2, runner, timeout=0.5,
-                           on_lost=lambda keys, why: [f"{k}:{why[:9]}" for k in keys])
+    pool = pools.LocalPool(2, runner, timeout=0.5)
     try:
         t0 = time.monotonic()
         futures = {pool.submit(("stuck",), 1): "stuck", pool.submit(("slow", "x", "y"), 2): "slow",
                    pool.submit(("a", "b"), 3): "ab"}
         results = _all(pool, futures)
-        assert results == {"stuck": ["stuck:timed out"], "slow": ["slow:2", "x:2", "y:2"],
+        assert results == {"stuck": (Cause.STOPPED, "timed out (stopped inside the SAT solver)"),
+                           "slow": ["slow:2", "x:2", "y:2"],
                            "ab": ["a:3", "b:3"]}
         assert pool.killed == 1
         assert time.monotonic() - t0 < 30
@@ -53,19 +52,19 @@ def test_stuck_unit_is_stopped_and_others_go_on(monkeypatch):
         pool.close()
 
 
-def test_a_dead_worker_loses_only_its_unit_and_is_replaced():
-    pool = pools.LocalPool(2, runner, on_lost=lost)
+def test_a_dead_worker_loses_only_its_task_and_is_replaced():
+    pool = pools.LocalPool(2, runner)
     try:
         futures = {pool.submit(("killed",), 0): "killed", pool.submit(("slow",), 1): "slow",
                    pool.submit(("aborts",), 2): "aborts", pool.submit(("raises",), 3): "raises",
                    pool.submit(("a", "b"), 4): "ab"}
         results = _all(pool, futures)
         assert results["slow"] == ["slow:1"] and results["ab"] == ["a:4", "b:4"]
-        assert results["killed"] == ["killed:lost:the worker process killed by SIGKILL, e.g. "
-                                     "by the OOM killer"]
-        assert results["aborts"] == ["aborts:lost:the worker process killed by SIGABRT, e.g. "
-                                     "out of memory"]
-        assert results["raises"] == ["raises:lost:internal error: ValueError: boom"]
+        assert results["killed"] == (Cause.DIED, "the worker process killed by SIGKILL, e.g. "
+                                                 "by the OOM killer")
+        assert results["aborts"] == (Cause.DIED, "the worker process killed by SIGABRT, e.g. "
+                                                 "out of memory")
+        assert results["raises"] == (Cause.FAILED, "internal error: ValueError: boom")
     finally:
         pool.close()
 
@@ -85,7 +84,7 @@ def stamp(keys, summaries):
     return [(keys[0], time.monotonic())]
 
 
-def test_waiting_units_run_by_priority_then_arrival():
+def test_waiting_tasks_run_by_priority_then_arrival():
     """NOTE [critical-path]: with one worker busy, the highest priority waiting runs next."""
     pool = pools.LocalPool(1, stamp)
     try:

@@ -5,7 +5,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from saturn.interproc import schedule
+from saturn.interproc import pools, schedule
 
 
 def _program(calls: dict[str, set[str]]):
@@ -17,21 +17,27 @@ def _program(calls: dict[str, set[str]]):
 CALLS = {"a": {"b", "d"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "top": {"a"}}
 
 
+class _Result:
+    def __init__(self, key):
+        self.key, self.ok, self.summaries = key, True, {"of": key}
+
+
 class _Future:
     def __init__(self, key):
         self.key = key
 
     def result(self):
-        return [self.key]
+        return [_Result(self.key)]
 
 
 class _Pool:
     """Runs nothing until asked: every submitted task is in flight together."""
 
     def __init__(self):
-        self.flight, self.waves = {}, []
+        self.flight, self.waves, self.seen = {}, [], {}
 
     def submit(self, keys, summaries, priority=0):
+        self.seen[keys[0]] = sorted(summaries)
         fut = _Future(keys[0])
         self.flight[fut] = keys[0]
         return fut
@@ -42,45 +48,47 @@ class _Pool:
         return done
 
 
-def _run(pool):
+def _inline(seen):
+    def run(keys, sums):
+        seen[keys[0]] = sorted(sums)
+        return [_Result(keys[0])]
+    return pools.Inline(run)
+
+
+def _run(pool=None):
     seen = {}
+    done = [keys for keys, _ in schedule.run(_program(CALLS), pool or _inline(seen))]
+    assert sorted(k for keys in done for k in keys) == sorted(CALLS)
+    return pool.seen if pool else seen
 
-    def runner(keys, sums):
-        seen[keys[0]] = sorted(sums)
-        return [keys[0]]
 
-    def on_done(results):
-        return {k: {"of": k} for k in results}
+class _Cache:
+    """Every function but those in `misses` is a hit; `looked` lists the lookups in order."""
 
-    if pool is None:
-        schedule.run(_program(CALLS), runner, 1, on_done)
-        return seen
-    real_submit = pool.submit
+    def __init__(self, misses=()):
+        self.misses, self.looked = set(misses), []
 
-    def submit(keys, sums, priority=0):
-        seen[keys[0]] = sorted(sums)
-        return real_submit(keys, sums, priority)
-    pool.submit = submit
-    schedule.run(_program(CALLS), runner, 2, on_done, pool=pool)
-    return seen
+    def lookup(self, keys, sums):
+        self.looked.append(keys[0])
+        return None if keys[0] in self.misses else [_Result(keys[0])]
 
 
 def test_members_see_only_the_earlier_members_they_call():
-    seen = _run(None)
+    seen = _run()
     # a is first: b and d come after it, so a sees neither; b calls only c, which is later
     assert seen == {"a": [], "b": [], "c": ["a"], "d": ["a"], "top": ["a"]}
 
 
 def test_members_whose_earlier_callees_are_done_run_together():
     pool = _Pool()
-    assert _run(pool) == _run(None)
+    assert _run(pool) == _run()
     # b calls only c (later): it runs with a; c and d wait for a
     assert pool.waves == [["a", "b"], ["c", "d"], ["top"]]
 
 
 @pytest.mark.parametrize("seed", range(30))
 def test_the_order_is_networkx_s_condensation_in_lexicographic_order(seed):
-    """The units are the call graph's strongly connected components, callees first, the
+    """The components are the call graph's strongly connected components, callees first, the
     ready one with the smallest first member next (what networkx's condensation and
     lexicographical_topological_sort give: ir/graphs.py replaces them, NOTE [startup])."""
     import networkx as nx
@@ -97,7 +105,7 @@ def test_the_order_is_networkx_s_condensation_in_lexicographic_order(seed):
     index = {n: i for i, n in enumerate(order)}
     expected = ([tuple(sorted(cond.nodes[n]["members"])) for n in order],
                 {index[n]: {index[m] for m in cond.successors(n)} for n in order})
-    assert schedule.units(_program(calls)) == expected
+    assert schedule.components(_program(calls)) == expected
 
 
 
@@ -108,31 +116,50 @@ def test_the_longest_chain_of_callers_is_dispatched_first():
     program = _program(calls)
     for k, w in {"leaf": 1, "mid": 5, "top": 5, "lone": 8}.items():
         program.functions[k].weight = w
-    plan = schedule._Plan(program, lambda results: {}, None)
+    plan = schedule.Schedule(program)
     assert plan.priority == {"top": 5, "mid": 10, "leaf": 11, "lone": 8}
-    order = [key for key, _ in plan.take()]
-    assert sorted(order, key=lambda k: -plan.priority[k]) == ["leaf", "lone"]
+    pool = _Recorder()
+    with pytest.raises(_FirstPassOver):
+        list(schedule.run(program, pool))
+    assert sorted(pool.order, key=lambda kp: -kp[1]) == [("leaf", 11), ("lone", 8)]
+
+
+class _FirstPassOver(Exception):
+    pass
+
+
+class _Recorder:
+    """Records what is submitted (and the lookups before it); ends the run at the first wait."""
+
+    def __init__(self, cache=None):
+        self.cache, self.order, self.found = cache, [], []
+
+    def submit(self, keys, sums, priority=0):
+        self.order.append((keys[0], priority))
+        self.found.append((keys[0], len(self.cache.looked) if self.cache else 0, sorted(sums)))
+        return object()
+
+    def wait_any(self, futures):
+        raise _FirstPassOver()
+
+
+def _submitted(calls, cache, changed=()):
+    """The tasks given to the pool in the first pass, each with how many lookups came first."""
+    pool = _Recorder(cache)
+    with pytest.raises(_FirstPassOver):
+        list(schedule.run(_program(calls), pool, cache, changed))
+    return pool.found
 
 
 def test_a_task_found_among_cache_hits_starts_before_the_rest_is_looked_up():
     """After an edit, the edited function goes to a worker while the program's other functions
     are still looked up in the cache; with no hits (a first run) the tasks come together."""
     calls = {f"f{i:03}": set() for i in range(100)}
-    looked = []
-
-    def cached(keys, sums):
-        looked.append(keys[0])
-        return None if keys[0] in ("f010", "f090") else [keys[0]]
-    plan = schedule._Plan(_program(calls), lambda results: {}, cached)
-    found = []
-    for key, _ in plan.take():
-        found.append((key, len(looked)))
+    found = _submitted(calls, _Cache(misses={"f010", "f090"}))
     hits = schedule.HITS_BEFORE_TASKS
-    assert found == [("f010", 11 + hits), ("f090", 100)]
-    looked.clear()
-    plan = schedule._Plan(_program(calls), lambda results: {},
-                          lambda keys, sums: looked.append(keys[0]))
-    assert [len(looked) for _ in plan.take()] == [100] * 100
+    assert [(k, n) for k, n, _ in found] == [("f010", 11 + hits), ("f090", 100)]
+    everything = _submitted(calls, _Cache(misses=set(calls)))
+    assert [n for _, n, _ in everything] == [100] * 100
 
 
 def test_the_changed_functions_and_their_callees_are_looked_up_first():
@@ -142,14 +169,8 @@ def test_the_changed_functions_and_their_callees_are_looked_up_first():
     calls = {f"f{i:03}": set() for i in range(100)}
     calls["f080"] = {"f070", "f075"}
     calls["f070"] = {"f005"}
-    looked = []
-
-    def cached(keys, sums):
-        looked.append(keys[0])
-        return None if keys[0] == "f080" else [keys[0]]
-    plan = schedule._Plan(_program(calls), lambda results: {k: {} for k in results}, cached,
-                          changed={"f080"})
-    found = [(key, len(looked), sorted(task[1])) for key, task in plan.take()]
-    assert looked[:4] == ["f005", "f070", "f075", "f080"]
+    cache = _Cache(misses={"f080"})
+    found = _submitted(calls, cache, changed={"f080"})
+    assert cache.looked[:4] == ["f005", "f070", "f075", "f080"]
     assert found == [("f080", 4, ["f070", "f075"])]
-    assert sorted(looked) == sorted(calls)
+    assert sorted(cache.looked) == sorted(calls)

@@ -1,8 +1,10 @@
 """The checkers Saturn knows: every module or package directly under `checkers/` that defines
-`CHECKER` (saturn/checker.py, docs/CHECKERS.md). The rest of Saturn learns of checkers only
-here: their names, report kinds, configuration keys, summary words and search facts."""
+`CHECKER` (saturn/plugin/checker.py, docs/CHECKERS.md). The rest of Saturn learns of checkers
+only here: their names, report kinds, configuration keys, summary words and search facts.
+(It sits beside the checkers it loads, above the interface they import: docs/ARCHITECTURE.md.)"""
 from __future__ import annotations
 
+import functools
 import importlib
 import pkgutil
 
@@ -13,23 +15,18 @@ import pkgutil
 # values in reports depend on it).
 ORDER_FIRST = ("assert", "lock", "leak")
 
-_FOUND: dict | None = None
-
-
+@functools.cache
 def _discover() -> dict:
-    global _FOUND
-    if _FOUND is None:
-        import checkers
-        found = {}
-        for info in sorted(pkgutil.iter_modules(checkers.__path__), key=lambda m: m.name):
-            if info.name.startswith("_"):
-                continue
-            ch = getattr(importlib.import_module(f"checkers.{info.name}"), "CHECKER", None)
-            if ch is not None:
-                found[ch.name] = ch
-        rank = {n: i for i, n in enumerate(ORDER_FIRST)}
-        _FOUND = dict(sorted(found.items(), key=lambda kv: rank.get(kv[0], len(rank))))
-    return _FOUND
+    import checkers
+    found = {}
+    for info in sorted(pkgutil.iter_modules(checkers.__path__), key=lambda m: m.name):
+        if info.name.startswith("_") or info.name == "registry":
+            continue
+        ch = getattr(importlib.import_module(f"checkers.{info.name}"), "CHECKER", None)
+        if ch is not None:
+            found[ch.name] = ch
+    rank = {n: i for i, n in enumerate(ORDER_FIRST)}
+    return dict(sorted(found.items(), key=lambda kv: rank.get(kv[0], len(rank))))
 
 
 def names() -> list[str]:
@@ -65,7 +62,7 @@ def load(names: list[str], config: dict | None = None):
 
 
 def kinds() -> list:
-    """Every report kind (saturn.checker.Kind), by name."""
+    """Every report kind (saturn.plugin.checker.Kind), by name."""
     return sorted((k for ch in checkers() for k in ch.kinds), key=lambda k: k.name)
 
 

@@ -5,11 +5,13 @@ import argparse
 import os
 import sys
 
-from . import __version__, commands, record, registry
-from .cfront.discover import from_compile_commands, from_paths
+from .. import __version__
+from . import commands, record
+from checkers import registry
+from ..cfront.discover import from_compile_commands, from_paths
 from .preflight import UsageError, numbers, outputs
-from .report import jsonout, sarif, text
-from .symex.options import Options
+from ..report import jsonout, sarif, text
+from ..symex.options import Options
 
 # Exit statuses (README "Reading a report"): a run that skipped a file is not a clean run, with
 # or without reports, and --exit-zero does not hide it.
@@ -193,37 +195,41 @@ def _check(args) -> int:
     options = Options(unroll=args.unroll, conflict_budget=args.conflict_budget,
                       timeout=args.timeout or None, whole_program=args.whole_program)
     checkers = registry.load(names or registry.default_names(), config)
-    cache_factory, units, caches = None, None, []
+    cache, cachedir = None, None
     if store is not None:
-        from .incremental.store import Store as UnitStore
-        units = UnitStore(store.path + ".units")
-        cache_factory = _caches(store, checkers, options, caches)
-    memo = record.memo(units, store, args, discovery, checkers, options)
+        from ..incremental.cachedir import CacheDir
+        from ..incremental.results import ResultCache
+        cachedir = CacheDir(store.path + ".units")
+        cache = ResultCache(store, checkers, options, __version__)
+    memo = record.memo(cachedir, store, args.root, args.std, discovery, checkers, options)
     result = record.replay(memo)   # NOTE [run-memo] in incremental/runs.py
     if result is None:
-        result = _run(args, discovery, checkers, options, units, cache_factory)
-    failed = [c.error for c in caches if c.error]   # NOTE [failed-store] in incremental/results.py
-    from .report import suppress
+        result = _run(args, discovery, checkers, options, cachedir, cache)
+    # NOTE [failed-store] in incremental/results.py
+    failed = [cache.error] if cache is not None and cache.error else []
+    from ..report import suppress
     reports, hidden = suppress.split(result.reports, args.root)
-    result.stats["suppressed"] = len(hidden)
+    result.stats.suppressed = len(hidden)
     reviews = {}
     if store is not None and not failed:
-        failed, reviews = record.record_run(store, result, args, (reports, hidden), memo)
+        failed, reviews = record.record_run(
+            store, result, (reports, hidden), memo, args.root,
+            commands.run_info(args, result.stats, __version__), args.keep_runs)
     failed = [f"{e}; this run's results were not saved (remove the database to start again)"
               for e in failed]
     reports = _ci_filter(reports, result.stats, args, known, failed, reviews)
     return _emit(args, reports, result.stats, failed)
 
 
-def _run(args, discovery, checkers, options, units, cache_factory):
+def _run(args, discovery, checkers, options, cachedir, cache):
     """The analysis (imported here: a replayed run needs none of it)."""
     from . import driver
-    from .incremental.units import FrontEnd
-    front = FrontEnd(units, args.root, args.std, args.front_end_timeout, background=True)
+    from ..incremental.units import FrontEnd
+    front = FrontEnd(cachedir, args.root, args.std, args.front_end_timeout, background=True)
     with _progress_bar() as progress:
         try:
             return driver.run_check(discovery, checkers, options, front, progress=progress,
-                                    jobs=args.jobs, cache_factory=cache_factory,
+                                    jobs=args.jobs, cache=cache,
                                     scheduler=args.scheduler)
         except OSError as exc:  # e.g. the Dask scheduler cannot be reached
             raise UsageError(str(exc)) from None
@@ -231,16 +237,6 @@ def _run(args, discovery, checkers, options, units, cache_factory):
             raise UsageError("--scheduler needs Dask: pip install 'saturn-c[cluster]'") from None
         finally:
             front.finish()   # NOTE [background-writes] in incremental/units.py
-
-
-def _caches(store, checkers, options, made: list):
-    """A ResultCache factory that keeps what it made in `made` (NOTE [failed-store])."""
-    from .incremental.results import ResultCache
-
-    def factory(program):
-        made.append(ResultCache(store, program, checkers, options, __version__))
-        return made[-1]
-    return factory
 
 
 def _checker_names(args) -> list[str] | None:
@@ -281,17 +277,15 @@ def _open_store(args):
         return None
     from summaries.store import DEFAULT_PATH, Store, StoreError
     try:
-        store = Store(args.db or DEFAULT_PATH)
+        return Store(args.db or DEFAULT_PATH, root=args.root)
     except StoreError as exc:
         raise UsageError(str(exc)) from None
-    store.root = os.path.abspath(args.root)
-    return store
 
 
 def _read_baseline(args):
     if not args.baseline:
         return None
-    from .report.baseline import BaselineError, read
+    from ..report.baseline import BaselineError, read
     try:
         return read(args.baseline)
     except BaselineError as exc:
@@ -312,16 +306,16 @@ def _emit(args, reports, stats, failed) -> int:
         except OSError as exc:   # checked before the run; gone or full since
             sys.stdout.write(out)
             failed.append(f"-o {args.output}: {exc.strerror}; the reports went to stdout")
-        print(text.summary_line(stats, len(reports)), file=sys.stderr)
+        print(text.totals_line(stats, len(reports)), file=sys.stderr)
     else:
         sys.stdout.write(out)
     for error in failed:
         print(f"saturn: error: {error}", file=sys.stderr)
-    if stats["skipped_files"]:
+    if stats.skipped_files:
         print(text.skipped_line(stats), file=sys.stderr)
-    if failed or stats["files"] == 0:
+    if failed or stats.files == 0:
         return EXIT_USAGE
-    if stats["skipped_files"]:
+    if stats.skipped_files:
         return EXIT_SKIPPED
     failing = [r for r in reports if not r.known]
     return EXIT_REPORTS if failing and not args.exit_zero else EXIT_OK
@@ -348,16 +342,16 @@ class _progress_bar:
 
 def _ci_filter(reports, stats, args, known, failed: list, reviews: dict):
     """The baseline's and the reviews' marks, and --update-baseline (README "In CI")."""
-    from .report import baseline, review
+    from ..report import baseline, review
     if known is not None:
         hint = baseline.mark(reports, known)
         if hint:
             print(f"saturn: note: {hint}", file=sys.stderr)
     reviewed = review.mark(reports, reviews)
     if reviewed:
-        stats["reviewed"] = reviewed
+        stats.reviewed = reviewed
     if known is not None:
-        stats["new"] = sum(1 for r in reports if not r.known)
+        stats.new = sum(1 for r in reports if not r.known)
     if args.update_baseline:
         try:
             baseline.write(args.update_baseline, reports)

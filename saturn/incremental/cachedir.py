@@ -1,5 +1,5 @@
-"""The one store of the front end's caches: byte strings under keys, one file each, next to the
-summary database (`<db>.units/`).
+"""The cache directory of the front end's caches and the run memo: byte strings under keys, one
+file each, next to the summary database (`<db>.units/`).
 
 NOTE [one-salt]: every key is a hash of its parts and of one salt, the hash of Saturn's own
 source (codehash.py) and of pycparser's version; the summaries' cache keys take the same salt
@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 
-from ..codehash import code_fingerprint
+from .codehash import code_fingerprint
 
 
 def salt() -> str:
@@ -23,7 +23,7 @@ def salt() -> str:
     return code_fingerprint("saturn", "checkers", extra=pycparser.__version__)
 
 
-class Store:
+class CacheDir:
     def __init__(self, directory: str):
         self.directory = directory
         self.salt = salt()
@@ -52,7 +52,7 @@ class Store:
             pass
 
     def put(self, key: str, data: bytes) -> bool:
-        """Whether it is written. A store that cannot be written is only slower: errors are
+        """Whether it is written. A cache directory that cannot be written is only slower: errors are
         dropped."""
         path = self.path(key)
         tmp = f"{path}.{os.getpid()}.tmp"

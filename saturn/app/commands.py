@@ -42,7 +42,7 @@ def run_info(args, stats, version) -> dict:
                                              "whole_program", "conflict_budget", "timeout")}
     return {"root": os.path.abspath(args.root), "options": options, "version": version,
             "checkers": args.checkers.split(",") if args.checkers else ["(default)"],
-            "counts": {k: stats[k] for k in ("functions", "incomplete") if k in stats}}
+            "counts": {"functions": stats.functions, "incomplete": stats.incomplete}}
 
 
 def _open(args, readonly=True):

@@ -1,5 +1,5 @@
 """The configuration file: `saturn.toml`, or `[tool.saturn]` in `pyproject.toml`, in the current
-directory (or `--config FILE`). Its keys are the checkers' (`config_keys`, saturn/checker.py:
+directory (or `--config FILE`). Its keys are the checkers' (`config_keys`, saturn/plugin/checker.py:
 `saturn checkers` lists them); each checker validates its own, e.g.
 
     alloc = ["my_alloc"]      # leak: returns new memory or null
@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import re
 
-from .checker import ConfigError
+from ..plugin.checker import ConfigError
 
 
 # What a pyproject.toml with a [tool.saturn] table holds, however written (`[tool.saturn]`,
@@ -64,7 +64,7 @@ def _checked(where: str, data: dict, warn) -> dict:
     warning."""
     if not data:
         return data
-    from . import registry   # imports the checkers: only for a file that has keys
+    from checkers import registry   # imports the checkers: only for a file that has keys
     keys = registry.config_keys()
     for key in sorted(set(data) - set(keys)):
         warn(f"unknown key '{key}' ignored (known: {', '.join(sorted(keys))})")

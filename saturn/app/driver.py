@@ -1,6 +1,7 @@
 """One `saturn check` run: discover → preprocess → parse → lower → analyse bottom-up → reports."""
 from __future__ import annotations
 
+import functools
 import gc
 import os
 import re
@@ -10,18 +11,21 @@ import sys
 import threading
 import time
 
-from .cfront.discover import Discovery, relative_to
-from .collector import no_gc
-from .incremental.pipeline import units
-from .interproc import pools, schedule
-from .ir import indirect, linking
-from .ir.program import Program
-from .ir.types import forget_structs
-from .logic.circuit import BudgetExceeded
-from .report.fingerprint import assign_fingerprints
+from ..cfront.discover import Discovery, relative_to
+from ..incremental.pipeline import units
+from ..interproc import pools, schedule
+from ..ir import indirect, linking
+from ..ir.program import Program
+from ..ir.types import forget_structs
+from ..logic.circuit import BudgetExceeded
+from ..process.collector import no_gc
+from ..process.workers import Cause, Lost
+from ..report.fingerprint import assign_fingerprints
+from ..report.stats import RunStats
+from ..symex.engine import analyze_function
+from ..symex.options import Options
+from ..symex.outcome import FunctionResult, Incomplete
 from .outcome import RunResult
-from .symex.engine import FunctionResult, analyze_function
-from .symex.options import Options
 
 
 def load_program(discovery: Discovery, front, phases, log, jobs: int = 1):
@@ -86,13 +90,31 @@ class FunctionTimeout(Exception):
     pass
 
 
-_TIMING = [False]   # the alarm only interrupts while a function is being analysed
+class _Alarm:
+    """--timeout for one function: SIGALRM raises FunctionTimeout while the analysis runs (an
+    alarm reaches only the main thread: a Dask worker's thread runs without it)."""
 
+    def __init__(self, seconds):
+        self.seconds = seconds if threading.current_thread() is threading.main_thread() else None
+        self.armed = False
 
-def _on_alarm(signum, frame):
-    if _TIMING[0]:
-        _TIMING[0] = False
-        raise FunctionTimeout()
+    def _ring(self, signum, frame):
+        if self.armed:
+            self.armed = False
+            raise FunctionTimeout()
+
+    def __enter__(self):
+        if self.seconds:
+            signal.signal(signal.SIGALRM, self._ring)
+            self.armed = True
+            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+        return self
+
+    def __exit__(self, *exc):
+        if self.armed or self.seconds:
+            self.armed = False
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        return False
 
 
 # NOTE [analysis-gc]: a function's analysis makes millions of gates, guards and states that live
@@ -105,54 +127,48 @@ def analyze_one(program, key, checkers, options: Options, callee_sums) -> Functi
     """One function, never raising: budgets, timeouts and internal errors make it incomplete."""
     fn = program.functions[key]
     if fn.unmodelled:
-        return _incomplete(key, fn, fn.unmodelled)
+        return _incomplete(fn, Incomplete.UNSUPPORTED, fn.unmodelled)
     t0 = time.perf_counter()
-    # (An alarm reaches only the main thread: a Dask worker's thread runs without it.)
-    timed = options.timeout and threading.current_thread() is threading.main_thread()
-    if timed:
-        signal.signal(signal.SIGALRM, _on_alarm)
     try:
-        if timed:
-            _TIMING[0] = True
-            signal.setitimer(signal.ITIMER_REAL, options.timeout)
-        with no_gc():   # NOTE [analysis-gc]
+        with _Alarm(options.timeout), no_gc():   # NOTE [analysis-gc]
             res = analyze_function(program, fn, checkers, options, callee_sums)
     except BudgetExceeded as exc:
-        res = _incomplete(key, fn, f"over budget ({exc})")
+        res = _incomplete(fn, Incomplete.BUDGET, f"over budget ({exc})")
     except FunctionTimeout:
-        res = _incomplete(key, fn, f"timed out after {options.timeout:g}s (--timeout)")
-        res.timed_out = True
+        res = _incomplete(fn, Incomplete.TIME, f"timed out after {options.timeout:g}s (--timeout)")
     except RecursionError:
-        res = _incomplete(key, fn, "expression nesting too deep")
+        res = _incomplete(fn, Incomplete.BUDGET, "expression nesting too deep")
     except Exception as exc:  # never let one function stop the run; say so instead
-        res = _incomplete(key, fn, f"internal error: {type(exc).__name__}: {exc}")
-    finally:
-        _TIMING[0] = False
-        if timed:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+        res = _incomplete(fn, Incomplete.INTERNAL_ERROR,
+                          f"internal error: {type(exc).__name__}: {exc}")
     res.seconds = time.perf_counter() - t0
     return res
 
 
-def _stand_in(fn, options: Options, why: str, log) -> FunctionResult:
-    """The result of a function its worker did not give back: stopped past the hard deadline,
-    or lost with the worker (NOTE [lost-units] in interproc/pools.py)."""
-    if why.startswith("timed out"):
-        res = _incomplete(fn.key, fn, f"timed out after {options.timeout:g}s (--timeout; "
-                                      "stopped inside the SAT solver)")
-        res.timed_out, res.seconds = True, 2 * options.timeout
-        return res
-    if "internal error" in why:   # logged with the others, by analyze_program
-        return _incomplete(fn.key, fn, why)
-    log(f"{fn.file}:{fn.line}:1: warning: '{fn.name}' not analysed: {why}")
-    return _incomplete(fn.key, fn, f"not analysed: {why}")
+def _stand_ins(program, keys, lost: Lost, options: Options, log) -> list[FunctionResult]:
+    """The results of a task its worker did not give back: stopped past the hard deadline,
+    failed, or lost with the worker (NOTE [lost-tasks] in interproc/pools.py)."""
+    out = []
+    for key in keys:
+        fn = program.functions[key]
+        if lost.cause is Cause.STOPPED:
+            res = _incomplete(fn, Incomplete.TIME, f"timed out after {options.timeout:g}s "
+                              "(--timeout; stopped inside the SAT solver)")
+            res.seconds = 2 * options.timeout
+        elif lost.cause is Cause.FAILED:   # logged with the others, by analyze_program
+            res = _incomplete(fn, Incomplete.INTERNAL_ERROR, lost.why)
+        else:
+            log(f"{fn.file}:{fn.line}:1: warning: '{fn.name}' not analysed: {lost.why}")
+            res = _incomplete(fn, Incomplete.LOST, f"not analysed: {lost.why}")
+        out.append(res)
+    return out
 
 
-def _incomplete(key, fn, why) -> FunctionResult:
-    return FunctionResult(key, status="incomplete", notes=[f"{fn.file}:{fn.line}: {why}"])
+def _incomplete(fn, cause: Incomplete, why: str) -> FunctionResult:
+    return FunctionResult(fn.key, incomplete=cause, notes=[f"{fn.file}:{fn.line}: {why}"])
 
 
-class UnitRunner:
+class TaskRunner:
     """Analyses the functions of one task with the summaries it carries; picklable, for Dask
     workers. (A cycle's members come one task each: the schedule hands each the summaries of
     those before it, NOTE [scc-steps] in interproc/schedule.py.)"""
@@ -166,67 +182,60 @@ class UnitRunner:
                 for key in keys]
 
 
+def _pool(program, runner: TaskRunner, options: Options, jobs: int, scheduler: str | None):
+    if scheduler:
+        return pools.DaskPool(scheduler, program, runner)
+    # in worker processes even with one job: NOTE [lost-tasks]
+    return pools.LocalPool(jobs, functools.partial(runner, program), options.timeout)
+
+
 def analyze_program(program: Program, checkers, options: Options, log, progress=None,
                     jobs: int = 1, cache=None, scheduler: str | None = None,
-                    lost: set | None = None, changed=()) -> dict:
-    """Every function, bottom-up (NOTE [determinism] in interproc/schedule.py). `cache` (a
+                    changed=()) -> tuple[dict, set]:
+    """Every function's result, bottom-up (NOTE [determinism] in interproc/schedule.py), and
+    the functions whose worker died (not saved: the next run tries them again). `cache` (a
     ResultCache) reuses unchanged functions and saves each result as soon as it is known;
-    `lost` gets the functions whose worker died (not saved); `changed`: the functions lowered
-    in this run, looked up first (NOTE [changed-first])."""
+    `changed`: the functions lowered in this run, looked up first (NOTE [changed-first])."""
     results: dict[str, FunctionResult] = {}
-
-    unit_runner = UnitRunner(checkers, options)
-
-    def runner(keys, summaries):
-        return unit_runner(program, keys, summaries)
-
-    lost = set() if lost is None else lost   # not saved: the next run tries them again
-
-    def on_done(unit_results):
-        for res in unit_results:
-            results[res.key] = res
-            if cache is not None and not res.reused and res.key not in lost:
-                cache.save(res)
-            if progress:
-                progress(len(results), len(program.functions))
-        return {r.key: r.summaries for r in unit_results if r.status == "ok"}
-
-    def on_lost(keys, why):   # NOTE [lost-units] and [hard-deadline] in interproc/pools.py
-        if not why.startswith("timed out"):
-            lost.update(keys)
-        return [_stand_in(program.functions[key], options, why, log) for key in keys]
-
-    pool = None
-    if scheduler:
-        pool = pools.DaskPool(scheduler, program, unit_runner)
-    else:   # in worker processes even with one job: NOTE [lost-units]
-        pool = pools.LocalPool(jobs, runner, options.timeout, on_lost)
+    lost: set[str] = set()
+    pool = _pool(program, TaskRunner(checkers, options), options, jobs, scheduler)
     try:
-        schedule.run(program, runner, jobs, on_done, cache.lookup if cache is not None else None,
-                     pool, changed)
+        for keys, got in schedule.run(program, pool, cache, changed):
+            if isinstance(got, Lost):
+                lost.update(keys if got.cause is not Cause.STOPPED else ())
+                got = _stand_ins(program, keys, got, options, log)
+            for res in got:
+                results[res.key] = res
+                if cache is not None and not res.reused and res.key not in lost:
+                    cache.save(res)
+                if progress:
+                    progress(len(results), len(program.functions))
     finally:
         if cache is not None:
             cache.flush()
-        if pool is not None:
-            pool.close()
+        pool.close()
+    _log_internal_errors(program, results, log)
+    return results, lost
+
+
+def _log_internal_errors(program, results: dict, log) -> None:
     fns = program.functions
     for key in sorted(results, key=lambda k: (fns[k].file, fns[k].line, k)):
-        for note in results[key].notes:
-            if "internal error" in note:
+        if results[key].incomplete is Incomplete.INTERNAL_ERROR:
+            for note in results[key].notes:
                 log(f"{fns[key].file}:{fns[key].line}:1: warning: {note.split(': ', 1)[1]} "
                     f"in '{fns[key].name}'")
-    return results
 
 
 def run_check(discovery: Discovery, checkers, options: Options, front,
               log=lambda m: print(m, file=sys.stderr), progress=None, jobs: int = 1,
-              cache_factory=None, scheduler: str | None = None) -> RunResult:
-    """`front`: an incremental.units.FrontEnd (with a store or none)."""
+              cache=None, scheduler: str | None = None) -> RunResult:
+    """`front`: an incremental.units.FrontEnd (with a cache directory or none); `cache`: a ResultCache,
+    opened on the lowered program."""
     start = time.perf_counter()
     forget_structs()   # (a run's own: not an earlier run's in this process)
     phases = {"front end": 0.0, "analyze": 0.0}
-    printed: list[str] = []
-    log = _logging(log, printed)
+    log = _Log(log)
     for note in discovery.notes:
         log(note)
     program, parsed, skipped = load_program(discovery, front, phases, log, jobs)
@@ -240,10 +249,9 @@ def run_check(discovery: Discovery, checkers, options: Options, front,
     program.gather_init_sites()
     program.prune_to(sources)
     t = time.perf_counter()
-    cache = cache_factory(program) if cache_factory else None
-    lost: set[str] = set()
-    results = analyze_program(program, checkers, options, log, progress, jobs, cache,
-                              scheduler, lost, front.lowered)
+    cache = cache.open(program) if cache is not None else None
+    results, lost = analyze_program(program, checkers, options, log, progress, jobs, cache,
+                                    scheduler, front.lowered)
     phases["analyze"] = time.perf_counter() - t
     # Reports inside headers outside --root (system and kernel-wide headers when checking one
     # subsystem) are not the user's to fix; those functions still give their summaries.
@@ -251,51 +259,52 @@ def run_check(discovery: Discovery, checkers, options: Options, front,
                if r.file in sources or not os.path.isabs(r.file)]
     reports.sort(key=lambda r: r.sort_key())
     assign_fingerprints(reports)
-    unsupported = sum(1 for res in results.values() for n in res.notes
-                      if res.status == "ok" and "internal error" not in n)
-    incomplete = incomplete_functions(program, results)
     skipped += [{"file": path, "line": 0, "column": 0, "message": "no such file or directory"}
                 for path in discovery.missing]   # counted, and named on the last line
     for skip in skipped:
         skip["file"] = rel(skip["file"])
         skip["unit"] = rel(skip.get("unit", skip["file"]))
-    stats = {
-        "files": parsed, "skipped_files": len(skipped), "skipped": skipped,
-        "functions": len(program.functions),
-        "incomplete": len(incomplete), "incomplete_functions": incomplete,
-        "reused": sum(1 for r in results.values() if r.reused), "lines": program.lines,
-        "unsupported": unsupported,
-        "timeouts": sum(1 for r in results.values() if r.timed_out),
-        "phases": {k: round(v, 3) for k, v in phases.items()},
-        "peak_rss_mb": round(max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
-                                 resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024, 1),
-        "seconds": round(time.perf_counter() - start, 3),
-    }
-    return RunResult(reports, stats, results, program, log=printed, lost=len(lost))
+    stats = _stats(program, results, parsed, skipped)
+    stats.phases = {k: round(v, 3) for k, v in phases.items()}
+    stats.seconds = round(time.perf_counter() - start, 3)
+    return RunResult(reports, stats, results, program, log=log.printed, lost=len(lost))
+
+
+def _stats(program, results: dict, parsed: int, skipped: list) -> RunStats:
+    incomplete = incomplete_functions(program, results)
+    return RunStats(
+        files=parsed, skipped_files=len(skipped), skipped=skipped,
+        functions=len(program.functions),
+        incomplete=len(incomplete), incomplete_functions=incomplete,
+        reused=sum(1 for r in results.values() if r.reused), lines=program.lines,
+        unsupported=sum(len(r.notes) for r in results.values() if r.ok),
+        timeouts=sum(1 for r in results.values()
+                     if r.incomplete is Incomplete.TIME and not r.reused),
+        peak_rss_mb=round(max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+                              resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024, 1))
 
 
 def incomplete_functions(program, results: dict) -> list[dict]:
-    """Each incomplete function, named with its place, why, and the cause as a word: `time`
-    (--timeout), `budget` (conflicts, formula size, nesting), `unsupported` (a construct the
-    model cannot express), `lost` (its worker died) or `internal-error`."""
+    """Each incomplete function, named with its place, why, and the cause as a word
+    (symex/outcome.py's Incomplete)."""
     out = []
     for key, res in results.items():
-        if res.status == "ok":
+        if res.ok:
             continue
         fn = program.functions[key]
         why = res.notes[0].split(": ", 1)[-1] if res.notes else res.status
-        cause = "time" if why.startswith("timed out") else \
-            "unsupported" if fn.unmodelled else \
-            "internal-error" if "internal error" in why else \
-            "lost" if why.startswith("not analysed") else "budget"
         out.append({"function": fn.name, "file": fn.file, "line": fn.line,
-                    "cause": cause, "reason": why})
+                    "cause": res.incomplete.value, "reason": why})
     return sorted(out, key=lambda d: (d["file"], d["line"], d["function"]))
 
 
-def _logging(log, printed: list):
-    """`log` that also keeps each message (a replayed run prints them again: NOTE [run-memo])."""
-    def both(message):
-        printed.append(message)
-        log(message)
-    return both
+class _Log:
+    """A run's `log` that also keeps each message (a replayed run prints them again: NOTE
+    [run-memo])."""
+
+    def __init__(self, out):
+        self.out, self.printed = out, []
+
+    def __call__(self, message: str) -> None:
+        self.printed.append(message)
+        self.out(message)

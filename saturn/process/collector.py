@@ -9,7 +9,7 @@ from contextlib import contextmanager
 def no_gc():
     """The cyclic collector off while many small objects are made and kept (parsing ~30 %,
     unpickling ~5x, lowering with a kernel file's AST alive ~60 % of the time otherwise; a
-    function's analysis: NOTE [analysis-gc] in driver.py)."""
+    function's analysis: NOTE [analysis-gc] in app/driver.py)."""
     enabled = gc.isenabled()
     gc.disable()
     try:

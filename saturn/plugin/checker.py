@@ -1,7 +1,7 @@
 """The checker plug-in interface (docs/CHECKERS.md).
 
 A checker is one module, or a package if it is large, directly under `checkers/` that defines
-`CHECKER`, an instance of a `Checker` subclass; saturn/registry.py finds it there, and nothing
+`CHECKER`, an instance of a `Checker` subclass; checkers/registry.py finds it there, and nothing
 else in saturn/ or summaries/ names it. It declares:
 
 - `name` (what `--checkers` takes; its tests live in tests/c/<name>/), `kinds` (its reports,
@@ -42,11 +42,13 @@ values, locations, attributes on locations (§2.2.5), SAT queries, reports and p
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Generic, TypeVar
 
-from .bitvec.compare import eq as _eq, lt as _lt
-from .bitvec.vec import BitVec, const as _const, fresh as _fresh, ite as _ite
-from .logic.circuit import FALSE, TRUE  # noqa: F401  (re-exported for checkers)
+from ..bitvec.compare import eq as _eq, lt as _lt
+from ..bitvec.vec import BitVec, const as _const, fresh as _fresh, ite as _ite
+from ..logic.circuit import FALSE, TRUE  # noqa: F401  (re-exported for checkers)
+
+S = TypeVar("S")
 
 SEVERITIES = ("error", "warning", "note")   # SARIF's levels
 
@@ -94,7 +96,9 @@ class Access:
     value: Callable | None = None
 
 
-class Checker:
+class Checker(Generic[S]):
+    """A checker; `S` is the type of its state for one function's analysis (made in `begin`,
+    kept with `keep_state`, read with `state`)."""
     name = "checker"
     description = ""   # what it finds, one sentence (`saturn checkers`)
     kinds: tuple[Kind, ...] = ()
@@ -128,6 +132,14 @@ class Checker:
     def specs_fingerprint(self) -> str:
         """A string that changes whenever the checker's specs change (cache keys)."""
         return f"{self.name}:{self.summary_version}"
+
+    # -- state for one function ----------------------------------------------------------------
+    def keep_state(self, ctx, state: S) -> S:
+        ctx.states[self.name] = state
+        return state
+
+    def state(self, ctx) -> S:
+        return ctx.states[self.name]
 
     # -- events (see the module's docstring) ----------------------------------------------------
     def begin(self, ctx) -> None:
@@ -191,7 +203,7 @@ def short_name(key: str | None) -> str | None:
 
 
 def set_summary(ctx, checker_name: str, summary) -> None:
-    ctx.data.setdefault("<summaries>", {})[checker_name] = summary
+    ctx.given[checker_name] = summary
 
 
 def callee_summary(ctx, callee_key: str | None, checker_name: str):

@@ -20,18 +20,26 @@ from __future__ import annotations
 
 import os
 import signal
+from enum import Enum
 
 PR_SET_PDEATHSIG = 1   # <linux/prctl.h>
 
 
-class Lost:
-    """The value of a task whose worker died or failed: `why`, in words."""
+class Cause(Enum):
+    """Why a task gave no value."""
+    DIED = "died"          # its worker process ended
+    FAILED = "failed"      # it raised (an internal error), or its value could not be sent
+    STOPPED = "stopped"    # its worker was killed past the task's deadline (interproc/pools.py)
 
-    def __init__(self, why: str):
-        self.why = why
+
+class Lost:
+    """The value of a task whose worker died, failed or was stopped: `why`, in words."""
+
+    def __init__(self, why: str, cause: Cause = Cause.DIED):
+        self.why, self.cause = why, cause
 
     def __repr__(self):
-        return f"Lost({self.why!r})"
+        return f"Lost({self.why!r}, {self.cause})"
 
 
 def die_with_parent(parent: int) -> None:
@@ -133,7 +141,7 @@ class Workers:
                 self.idle.append((proc, conn))
             elif value is not None:   # the task raised: the worker goes on
                 self.idle.append((proc, conn))
-                value = Lost(value)
+                value = Lost(value, Cause.FAILED)
             else:
                 proc.join(5)
                 value = Lost(f"the worker process {exit_reason(proc.exitcode)}")

@@ -8,15 +8,16 @@ import resource
 import sys
 import time
 
-from . import __version__, commands
-from .incremental.runs import RunMemo, base_key
+from .. import __version__
+from ..incremental.runs import RunMemo, base_key
+from ..report.stats import RunStats
 from .outcome import RunResult
 
 
-def memo(units, store, args, discovery, checkers, options) -> RunMemo | None:
-    if units is None or store is None:
+def memo(cachedir, store, root, std, discovery, checkers, options) -> RunMemo | None:
+    if cachedir is None or store is None:
         return None
-    return RunMemo(units, store, args.root, args.std, discovery,
+    return RunMemo(cachedir, store, root, std, discovery,
                    base_key(checkers, options, __version__))
 
 
@@ -36,30 +37,30 @@ def replay(memo: RunMemo | None) -> RunResult | None:
         return None
     for message in doc["log"]:
         print(message, file=sys.stderr)
-    stats = dict(doc["stats"], reused=doc["stats"]["functions"],
-                 phases={name: 0.0 for name in doc["stats"].get("phases", {})},
-                 peak_rss_mb=round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1))
-    stats["seconds"] = round(time.perf_counter() - start, 3)
+    stats = RunStats.from_json(doc["stats"])
+    stats.reused, stats.phases = stats.functions, {name: 0.0 for name in stats.phases}
+    stats.peak_rss_mb = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    stats.seconds = round(time.perf_counter() - start, 3)
     return RunResult(doc["reports"], stats, log=doc["log"], files=doc["files"])
 
 
-def record_run(store, result: RunResult, args, shown, memo) -> tuple[list[str], dict]:
-    """The call graph and the run in the history (NOTE [detection-status]), and the run's
-    memo; ([errors], reviews by fingerprint)."""
+def record_run(store, result: RunResult, shown, memo, root: str, info: dict,
+               keep_runs: int) -> tuple[list[str], dict]:
+    """The call graph and the run in the history (NOTE [detection-status]; `info`: the run's
+    command line, commands.run_info), and the run's memo; ([errors], reviews by fingerprint)."""
     from summaries.store import StoreError
     try:
         files = result.files
         if result.program is not None:   # (a replayed run's graph is the one stored)
             fns = result.program.functions
-            store.record_run(args.root, {(k, c) for k, fn in fns.items() for c in fn.callees})
+            store.record_run(root, {(k, c) for k, fn in fns.items() for c in fn.callees})
             files = {fn.file for fn in fns.values() if not os.path.isabs(fn.file)}
-        store.record_history(commands.run_info(args, result.stats, __version__), *shown, files,
-                             args.keep_runs)
+        store.record_history(info, *shown, files, keep_runs)
         if memo is not None and result.program is not None:
             if result.lost or _skipped_in_run(result.stats):
                 memo.forget()
             else:
-                memo.keep(result.reports, result.stats, result.log, files)
+                memo.keep(result.reports, result.stats.to_json(), result.log, files)
         reviews = store.reviews()
         store.close()
     except StoreError as exc:
@@ -67,7 +68,7 @@ def record_run(store, result: RunResult, args, shown, memo) -> tuple[list[str], 
     return [], reviews
 
 
-def _skipped_in_run(stats: dict) -> bool:
+def _skipped_in_run(stats: RunStats) -> bool:
     """A file the run skipped though it exists (over its deadline, a front end that died) is
     tried again by the next run: no memo."""
-    return any(s["message"] != "no such file or directory" for s in stats["skipped"])
+    return any(s["message"] != "no such file or directory" for s in stats.skipped)

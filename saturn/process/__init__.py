@@ -1,0 +1,1 @@
+"""The process machinery: worker processes, deadlines and deep stacks, the cyclic collector."""
