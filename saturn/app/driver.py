@@ -25,7 +25,7 @@ from ..report.stats import RunStats
 from ..symex.engine import analyze_function
 from ..symex.options import Options
 from ..symex.outcome import FunctionResult, Incomplete
-from .outcome import RunResult
+from .result import RunResult
 
 
 def load_program(discovery: Discovery, front, phases, log, jobs: int = 1):

@@ -11,7 +11,7 @@ import time
 from .. import __version__
 from ..incremental.runs import RunMemo, base_key
 from ..report.stats import RunStats
-from .outcome import RunResult
+from .result import RunResult
 
 
 def memo(cachedir, store, root, std, discovery, checkers, options) -> RunMemo | None:
