@@ -214,7 +214,8 @@ def _check(args) -> int:
     if store is not None and not failed:
         failed, reviews = record.record_run(
             store, result, (reports, hidden), memo, args.root,
-            commands.run_info(args, result.stats, __version__), args.keep_runs)
+            record.run_info(args.root, {k: getattr(args, k) for k in record.RUN_OPTIONS},
+                            args.checkers, result.stats), args.keep_runs)
     failed = [f"{e}; this run's results were not saved (remove the database to start again)"
               for e in failed]
     reports = _ci_filter(reports, result.stats, args, known, failed, reviews)

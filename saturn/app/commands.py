@@ -3,7 +3,6 @@ summary database (summaries/history.py, summaries/reviews.py)."""
 from __future__ import annotations
 
 import json
-import os
 import sys
 
 EXIT_OK, EXIT_USAGE = 0, 2
@@ -33,16 +32,6 @@ def _db_and_format(p) -> None:
     p.add_argument("--db", default=None, metavar="PATH",
                    help="summary database (default .saturn/saturn.db)")
     p.add_argument("--format", choices=["text", "json"], default="text")
-
-
-def run_info(args, stats, version) -> dict:
-    """What a run records of its command line (summaries/history.py)."""
-    options = {k: getattr(args, k) for k in ("paths", "compile_commands", "includes", "defines",
-                                             "undefines", "std", "exclude", "unroll",
-                                             "whole_program", "conflict_budget", "timeout")}
-    return {"root": os.path.abspath(args.root), "options": options, "version": version,
-            "checkers": args.checkers.split(",") if args.checkers else ["(default)"],
-            "counts": {"functions": stats.functions, "incomplete": stats.incomplete}}
 
 
 def _open(args, readonly=True):

@@ -44,10 +44,23 @@ def replay(memo: RunMemo | None) -> RunResult | None:
     return RunResult(doc["reports"], stats, log=doc["log"], files=doc["files"])
 
 
+# The options of `saturn check` a run records (summaries/history.py).
+RUN_OPTIONS = ("paths", "compile_commands", "includes", "defines", "undefines", "std", "exclude",
+               "unroll", "whole_program", "conflict_budget", "timeout")
+
+
+def run_info(root: str, options: dict, checkers: str | None, stats: RunStats) -> dict:
+    """What a run records of its command line: `options` by RUN_OPTIONS, `checkers` as given
+    to --checkers."""
+    return {"root": os.path.abspath(root), "options": options, "version": __version__,
+            "checkers": checkers.split(",") if checkers else ["(default)"],
+            "counts": {"functions": stats.functions, "incomplete": stats.incomplete}}
+
+
 def record_run(store, result: RunResult, shown, memo, root: str, info: dict,
                keep_runs: int) -> tuple[list[str], dict]:
     """The call graph and the run in the history (NOTE [detection-status]; `info`: the run's
-    command line, commands.run_info), and the run's memo; ([errors], reviews by fingerprint)."""
+    command line, run_info), and the run's memo; ([errors], reviews by fingerprint)."""
     from summaries.store import StoreError
     try:
         files = result.files
