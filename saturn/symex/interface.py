@@ -242,11 +242,17 @@ def _advance(ev, at, step, state):
     """(value, objects) one step further, or None when the path leads nowhere."""
     value, objs = at
     if step[0] == "deref":
-        if value is None:
-            value = _load(ev, objs, state)
+        if value is not None:
+            return (None, list(value.locations())) if isinstance(value, GLS) else None
+        value = _load(ev, objs, state)
         if not isinstance(value, GLS):
             return None
-        return None, list(value.locations())
+        # NOTE [pointee-exists]: a pointer loaded from objects that exist only under their
+        # guards (a field of `p->next`, where `p->next` may be null) points anywhere only where
+        # one of them exists: select takes the last value unguarded, and a field a callee
+        # wrote only where its struct exists would otherwise keep its old target beside.
+        exists = ev.c.OR_all(g for _, g in objs)
+        return None, [(loc, ev.c.AND(exists, g)) for loc, g in value.locations()]
     if objs is None and isinstance(value, GLS) and step[0] == "field":
         objs = list(value.locations())   # a struct passed by value (calls._arg_value)
     if objs is None:
