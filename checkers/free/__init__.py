@@ -12,15 +12,14 @@ which condition, and which it reads or writes through.
 """
 from __future__ import annotations
 
-from saturn.plugin.checker import (FALSE, TRUE, Checker, Fact, FiniteState, Kind, set_summary,
-                            short_name, summarized)
+from saturn.plugin.checker import (FALSE, TRUE, Checker, Fact, FiniteState, Kind, block,
+                                   set_summary, short_name, summarized)
 from saturn.ir.nodes import ASM_CALL
 
 from ..library import SPEC_KEY
 from ..ownership.memory import (ALLOC, CHECKS_ONLY, EXTRA, FREE, FREE_KEY, NON_CAPTURING,
                                load_user_specs, released)
 from . import summary as summaries
-from .summary import block
 from .words import access_text, summary_lines
 
 LIVE, FREED, MAYBE = 0, 1, 2

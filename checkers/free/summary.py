@@ -18,7 +18,7 @@ condition: a caller that hands over a freed block is told of it wherever the cal
 """
 from __future__ import annotations
 
-from saturn.plugin.checker import TRUE, equals_const, result_lit
+from saturn.plugin.checker import TRUE, block, equals_const, result_lit
 from saturn.ir import nodes as N
 from saturn.ir import types as T
 
@@ -26,17 +26,6 @@ MAX_USES = 32        # used paths kept in a summary (more: the first, by path)
 MAX_CONDITIONS = 8   # parameters and globals tried as a free's condition
 MAX_CODES = 12       # constants tried as the values of a parameter a free depends on
 OPTIONAL = 2_000     # conflicts for a question with a conservative answer ("maybe")
-
-
-def block(obj):
-    """The object that stands for the block `obj` is in: a `container_of` view of a member is
-    the member's block (`kfree(list_entry(p, T, list))` then `e->ts` read through the view)."""
-    root = obj.root
-    for _ in range(8):
-        if root.container_of is None:
-            break
-        root = root.container_of[0].root
-    return root
 
 
 def block_steps(ctx, data, root):

@@ -13,7 +13,8 @@ A subclass gives the specs: the `acquires`, `releases`, `out_acquires`, `consume
 """
 from __future__ import annotations
 
-from saturn.plugin.checker import TRUE, Checker, FiniteState, equals_const, set_summary, short_name
+from saturn.plugin.checker import (TRUE, Checker, FiniteState, block, equals_const, set_summary,
+                                   short_name)
 from saturn.ir import types as T
 
 from . import apply, conditions, handles, render, report, summary as summaries
@@ -116,8 +117,9 @@ class OwnershipChecker(Checker[OwnData]):
         # fs/fat's __fat_readdir merge ~1,800 attributes at each join.
         by_root: dict = {}
         for obj, g in locations:
-            if obj.root in data.new_locs or obj.root.origin == "env":
-                by_root.setdefault(obj.root, []).append(g)
+            root = block(obj)   # a container_of view of a member: the member's block
+            if root in data.new_locs or root.origin == "env":
+                by_root.setdefault(root, []).append(g)
         for root, gs in by_root.items():   # first-seen order: NOTE [gate-order]
             g = ctx.c.OR_all(gs)
             ctx.set_attr(st, root, ESCAPED, fs.const(1), g)

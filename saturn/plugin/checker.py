@@ -197,6 +197,18 @@ def summarized(obj) -> bool:
     return False
 
 
+def block(obj):
+    """The object that stands for the block `obj` is in: a `container_of` view of a member is
+    the member's block (`kfree(list_entry(p, T, list))` then `e->ts` read through the view;
+    `free(container_of(data, struct box, data))` frees the block the caller's `data` is in)."""
+    root = obj.root
+    for _ in range(8):
+        if root.container_of is None:
+            break
+        root = root.container_of[0].root
+    return root
+
+
 def short_name(key: str | None) -> str | None:
     """A callee's name from its key (`file.c:name` for a static)."""
     return key.rsplit(":", 1)[-1] if key else None
