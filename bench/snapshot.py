@@ -20,7 +20,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 import cstdl  # noqa: E402
-from corpora import files, flags  # noqa: E402
+import run  # noqa: E402
 
 
 def tests_c(out: str) -> None:
@@ -66,13 +66,11 @@ def cstdl_files(out: str, jobs: int) -> None:
 
 
 def corpus(name: str, out: str, jobs: int, checkers: str) -> None:
-    srcs, flat = files(name), flags(name)
-    args = [x for f in flat for x in (f[:2], f[2:])] + srcs
+    c = run.corpus(name)
     cmd = [sys.executable, "-m", "saturn", "check", "--format", "json", "--no-db",
-           "--checkers", checkers,
-           "--jobs", str(jobs), "--timeout", "120", "--root", os.path.join(HERE, "corpora"),
-           *args]
-    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
+           "--checkers", checkers, "--jobs", str(jobs), "--timeout", "120", "--root", c["root"],
+           *c["args"]]
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=c["cwd"])
     with open(os.path.join(out, f"{name}.json"), "w") as fh:
         fh.write(_reports(json.loads(proc.stdout)))
 

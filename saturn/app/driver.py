@@ -111,7 +111,7 @@ class _Alarm:
         return self
 
     def __exit__(self, *exc):
-        if self.armed or self.seconds:
+        if self.seconds:
             self.armed = False
             signal.setitimer(signal.ITIMER_REAL, 0)
         return False

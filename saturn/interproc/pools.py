@@ -1,5 +1,4 @@
-"""Where tasks run: worker processes forked from this one, a Dask distributed cluster, or this
-process (`Inline`, for tests and profiles). A task is one function's key (a tuple of keys) and
+"""Where tasks run: worker processes forked from this one, or a Dask distributed cluster. A task is one function's key (a tuple of keys) and
 the callee summaries it sees; its value is the list of its functions' results.
 
 NOTE [hard-deadline]: --timeout is enforced inside a worker by SIGALRM, which Python only
@@ -30,24 +29,6 @@ def _remote_task(bundle, keys, summaries):
     """A Dask task: the scattered (program, runner) bundle, one task's keys and summaries."""
     program, runner = bundle
     return runner(program, keys, summaries)
-
-
-class Inline:
-    """Runs each task here, when it is submitted."""
-
-    def __init__(self, run):
-        self.run = run
-
-    def submit(self, keys, summaries, priority=0):
-        done = Future()
-        done.set_result(self.run(keys, summaries))
-        return done
-
-    def wait_any(self, futures):
-        return set(futures)
-
-    def close(self):
-        pass
 
 
 class LocalPool:

@@ -1,11 +1,12 @@
 """NOTE [scc-steps]: a cycle's members see each other as if run one after another in sorted
 order, and run as soon as the earlier members they call are done."""
 import random
+from concurrent.futures import Future
 from types import SimpleNamespace
 
 import pytest
 
-from saturn.interproc import pools, schedule
+from saturn.interproc import schedule
 
 
 def _program(calls: dict[str, set[str]]):
@@ -48,16 +49,26 @@ class _Pool:
         return done
 
 
-def _inline(seen):
-    def run(keys, sums):
-        seen[keys[0]] = sorted(sums)
-        return [_Result(keys[0])]
-    return pools.Inline(run)
+class _Inline:
+    """Runs each task when it is submitted (the pool interface of interproc/pools.py)."""
+
+    def __init__(self, seen):
+        self.seen = seen
+
+    def submit(self, keys, sums, priority=0):
+        self.seen[keys[0]] = sorted(sums)
+        done = Future()
+        done.set_result([_Result(keys[0])])
+        return done
+
+    def wait_any(self, futures):
+        return set(futures)
+
 
 
 def _run(pool=None):
     seen = {}
-    done = [keys for keys, _ in schedule.run(_program(CALLS), pool or _inline(seen))]
+    done = [keys for keys, _ in schedule.run(_program(CALLS), pool or _Inline(seen))]
     assert sorted(k for keys in done for k in keys) == sorted(CALLS)
     return pool.seen if pool else seen
 
