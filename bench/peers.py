@@ -68,7 +68,7 @@ def cppcheck(files, flags):
 
     def one(path):
         cmd = ["cppcheck", "--quiet", "--enable=warning", "--template={file}:{line}:{id}:{message}",
-               *[f for f in flags_of(path) if f.startswith(("-I", "-D", "-U"))], path]
+               *CPPCHECK_TARGET, *preprocessor_flags(["cc", *flags_of(path)]), path]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         out = []
         for line in proc.stderr.splitlines():

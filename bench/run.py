@@ -1,12 +1,15 @@
 """One command: fetch the corpora, run `saturn check` on each, print the figures.
 
-    python bench/run.py [--checkers assert,lock,leak,resource] [--jobs 2] [--no-peers] [CORPUS ...]
+    python bench/run.py [--checkers LIST] [--jobs 2] [--no-peers] [--table]
+                        [--scaling] [CORPUS ...]
 
 Prints per corpus: files, preprocessed lines, functions, skipped files, unsupported constructs,
 incomplete functions, reports, time per phase, wall and CPU time, lines per second per core,
 peak memory, the re-check time with nothing changed and after a one-function edit, and
 clang-14's and cppcheck's time and lock/leak reports on the same files (two at a time). The
-kernel corpus (linux-ext2) is prepared by bench/kernel.py. JSON goes to bench/out/.
+kernel corpus (linux-ext2) is prepared by bench/kernel.py. JSON goes to bench/out/. --table
+writes the figures as the table at the top of bench/RESULTS.md (bench/table.py); --scaling adds
+the full run at --jobs 1 and on a local two-worker Dask cluster (bench/scaling.py).
 """
 from __future__ import annotations
 
@@ -25,15 +28,19 @@ from corpora import CORPORA, files, flags  # noqa: E402
 import cstdl  # noqa: E402
 import kernel  # noqa: E402
 import peers  # noqa: E402
+import procmem  # noqa: E402
+import scaling  # noqa: E402
+import table  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from saturn.cfront.discover import from_compile_commands  # noqa: E402
+from checkers import registry  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
 
 KERNEL_PREFIX = "linux-"   # linux-ext2, linux-e1000, linux-udc: kernel subsystems (kernel.py)
-DEFAULT = ["lz4", "zlib-ng", "lua", "sqlite", "linux-ext2"]
+DEFAULT = ["lz4", "zlib-ng", "lua", "sqlite", "zstd", "linux-ext2"]
 _CLANG_M_FLAGS = re.compile(r"-m(32|64|cmodel=\w+|no-(sse2?|mmx|3dnow|avx|80387|red-zone))$")
 
 
@@ -55,15 +62,27 @@ def corpus(name: str) -> dict:
 
 
 def saturn(c: dict, checkers: str, jobs: str, out: str, db: str):
+    """Runs `saturn check` (`jobs` a count, or a Dask scheduler's address): the process, with
+    its CPU time and peak memory (procmem), and the wall time."""
+    where = ["--scheduler", jobs] if "://" in jobs else ["--jobs", jobs]
     cmd = [sys.executable, "-m", "saturn", "check", "--checkers", checkers, "--format", "json",
-           "-o", out, "--root", c["root"], "--db", db, "--jobs", jobs, "--timeout", "120",
-           *c["args"]]
+           "-o", out, "--root", c["root"], "--db", db, *where, "--timeout", "120", *c["args"]]
     t, before = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
-    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=c["cwd"],
-                          env=kernel.saturn_env())
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=c["cwd"], env=kernel.saturn_env())
+    peak = procmem.Peak(proc.pid)
+    proc.stdout_text, proc.stderr = proc.communicate()
+    proc.peak = peak.stop()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     proc.cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return proc, time.perf_counter() - t
+
+
+def fresh(db: str) -> None:
+    for stale in (db, db + "-wal", db + "-shm"):
+        if os.path.exists(stale):
+            os.remove(stale)
+    shutil.rmtree(db + ".units", ignore_errors=True)   # a full run lowers every unit itself
 
 
 def run_one(name: str, checkers: str, jobs: str = "1", peers_on: bool = True) -> dict:
@@ -71,10 +90,7 @@ def run_one(name: str, checkers: str, jobs: str = "1", peers_on: bool = True) ->
     out_dir = os.path.join(HERE, "out")
     os.makedirs(out_dir, exist_ok=True)
     out, db = os.path.join(out_dir, f"{name}.json"), os.path.join(out_dir, f"{name}.db")
-    for stale in (db, db + "-wal", db + "-shm"):
-        if os.path.exists(stale):
-            os.remove(stale)
-    shutil.rmtree(db + ".units", ignore_errors=True)   # a full run lowers every unit itself
+    fresh(db)
     proc, wall = saturn(c, checkers, jobs, out, db)
     if proc.returncode not in (0, 1):
         return {"name": name, "error": proc.stderr[-2000:]}
@@ -97,11 +113,20 @@ def run_one(name: str, checkers: str, jobs: str = "1", peers_on: bool = True) ->
         if peers_on and peers.available("clang-14" if tool == "clang" else tool):
             peer[tool] = run(c["files"], c["peer_flags"])
     saturn_reports = sorted((r["file"], r["line"], r["kind"]) for r in doc["reports"])
-    return {"name": name, "wall": wall, "cpu": proc.cpu, "rerun": rerun_wall, "edit": edit_wall,
+    return {"name": name, "wall": wall, "cpu": proc.cpu, "peak_one": proc.peak.one_mb,
+            "peak_all": proc.peak.all_mb, "rerun": rerun_wall, "edit": edit_wall,
             "edit_stats": reused, "edited": getattr(edited, "label", ""), "stats": doc["stats"],
             "peers": peer, "saturn_reports": saturn_reports, "reports": len(doc["reports"]),
             "errors": errors[:10], "kinds": kinds, "locks": lock_counts(db),
             "leaks": leak_counts(db), "results": result_counts(db)}
+
+
+def full_wall(name: str, checkers: str, jobs: str) -> float | None:
+    """The wall time of one more full run (a fresh database), None where it failed."""
+    db = os.path.join(HERE, "out", f"{name}.scaling.db")
+    fresh(db)
+    proc, wall = saturn(corpus(name), checkers, jobs, db + ".json", db)
+    return wall if proc.returncode in (0, 1) else None
 
 
 def edit_one_function(db: str, files: list[str]):
@@ -194,12 +219,18 @@ def main() -> int:
                     help=f"PyPI corpora ({', '.join(CORPORA)}), kernel subsystems "
                          f"({', '.join(KERNEL_PREFIX + k for k in kernel.SUBSYSTEMS)}) and "
                          "cstdl (known kernel double locks)")
-    ap.add_argument("--checkers", default="assert,lock,leak,resource")
+    ap.add_argument("--checkers", default=",".join(registry.default_names()),
+                    help="default: Saturn's own default set")
     ap.add_argument("--jobs", default=str(os.cpu_count() or 1))
     ap.add_argument("--no-peers", action="store_true", help="do not run clang-14 and cppcheck")
+    ap.add_argument("--table", action="store_true",
+                    help="write the figures as the table at the top of bench/RESULTS.md")
+    ap.add_argument("--scaling", action="store_true",
+                    help="also time each full run at --jobs 1 and on a two-worker Dask cluster")
     args = ap.parse_args()
     if not args.no_peers:
         peers.ensure()
+    rows, walls = [], {}
     print(f"{'corpus':12} {'files':>5} {'skip':>4} {'lines':>8} {'funcs':>6} {'incompl':>7} "
           f"{'unsup':>6} {'reports':>7} {'front':>6} {'analyze':>8} "
           f"{'wall':>7} {'cpu':>7} {'l/s/core':>8} {'peakMB':>7}")
@@ -207,7 +238,15 @@ def main() -> int:
         if name == "cstdl":   # known bugs, one program per file (bench/cstdl.py)
             cstdl.report(cstdl.run(int(args.jobs)))
             continue
-        print_result(run_one(name, args.checkers, args.jobs, not args.no_peers), int(args.jobs))
+        rows.append(run_one(name, args.checkers, args.jobs, not args.no_peers))
+        print_result(rows[-1], int(args.jobs))
+        if args.scaling:
+            walls[name] = scaling.walls(lambda jobs, n=name: full_wall(n, args.checkers, jobs),
+                                        rows[-1].get("wall"))
+            print(f"    scaling: {walls[name]}")
+    if args.table:
+        table.write(table.markdown(rows, walls, args.checkers, int(args.jobs)))
+        print(f"wrote the table in {table.RESULTS}")
     return 0
 
 

@@ -29,13 +29,14 @@ class Handles:
 
     def __init__(self):
         self.values: dict = {}     # object -> value (new descriptors, then stand-ins)
+        self.made: dict = {}       # object -> value of the new descriptors alone
         self.stand_ins: dict = {}  # input object -> stand-in object
         self.taken: set = set()    # stand-ins something released or kept (escape)
         self.index: dict = {}      # variable -> input objects whose entry value uses it
-        self.indexed = 0           # how many of ctx.inputs the index holds
+        self.indexed = 0           # how many of ctx.inputs_read() the index holds
 
-    def new(self, data):
-        return [(h, v) for h, v in self.values.items() if h in data.new_locs]
+    def new(self):
+        return list(self.made.items())
 
 
 def allocate(checker, ctx, st, coord, what, text, valid=None):
@@ -54,7 +55,7 @@ def allocate(checker, ctx, st, coord, what, text, valid=None):
                               owned if valid is None else c.AND(valid, owned))
     if others:
         ctx.restrict(st, c.OR(-owned, c.AND_all(-same_int(c, value, v) for v in others)))
-    data.handles.values[obj] = value
+    data.handles.values[obj] = data.handles.made[obj] = value
     return obj, value
 
 
@@ -65,7 +66,7 @@ def holders(checker, ctx, value):
         return []
     data = checker.state(ctx)
     hs, c = data.handles, ctx.c
-    out = [(h, same_int(c, value, v)) for h, v in hs.new(data)]
+    out = [(h, same_int(c, value, v)) for h, v in hs.new()]
     for obj in candidates(ctx, hs, value):
         out.append((stand_in(ctx, hs, obj), same_int(c, value, ctx.input_value(obj))))
     return [(h, lit) for h, lit in out if lit != FALSE]
@@ -74,7 +75,7 @@ def holders(checker, ctx, value):
 def held_by_globals(checker, ctx, st):
     """(descriptor, literal) for the new descriptors integer globals may hold."""
     data = checker.state(ctx)
-    new = data.handles.new(data)
+    new = data.handles.new()
     if not new:
         return []
     out = []
@@ -102,13 +103,12 @@ def is_input_int(obj, value) -> bool:
 
 def candidates(ctx, hs, value):
     """The integer inputs whose entry value shares a literal with `value`."""
-    inputs = ctx.inputs
-    if hs.indexed < len(inputs):
-        for obj, v in list(inputs.items())[hs.indexed:]:
-            if is_input_int(obj, v):
-                for b in v.bits:
-                    hs.index.setdefault(abs(b), []).append(obj)
-        hs.indexed = len(inputs)
+    read = ctx.inputs_read(hs.indexed)
+    for obj, v in read:
+        if is_input_int(obj, v):
+            for b in v.bits:
+                hs.index.setdefault(abs(b), []).append(obj)
+    hs.indexed += len(read)
     found: dict = {}
     for b in value.bits:
         for obj in hs.index.get(abs(b), ()) if abs(b) != 1 else ():   # 1: the constants

@@ -37,7 +37,7 @@ def infer(ctx, checker, exit_state) -> dict:
     rv, view = ctx.fn.rv, conditions.ExitView(ctx, exit_state)
     if rv is not None and isinstance(rv.type, T.PtrT):
         _result(ctx, data, rules, g, view, summary)
-    elif rv is not None and isinstance(rv.type, T.IntT) and data.handles.new(data):
+    elif rv is not None and isinstance(rv.type, T.IntT) and data.handles.new():
         summary["allocator"] = _descriptor_result(ctx, data, rules, g,
                                                   ctx.exit_value(rv, exit_state))
     summary["out_alloc"] = _out_allocs(ctx, checker, data, rules, g, view)
@@ -57,7 +57,7 @@ def _descriptor_result(ctx, data, rules, g, ret) -> bool:
     or 0..2), and keeps no other reference to it."""
     c = ctx.c
     held = [(h, c.AND(same_int(c, ret, v), data.new_locs[h][0]))
-            for h, v in data.handles.new(data)]
+            for h, v in data.handles.new()]
     some = c.OR_all(lit for _, lit in held)
     owned = -less_than(c, ret, handles.STANDARD + 1)
     if not ctx.can(g, some) or ctx.can(g, owned, -some):
@@ -180,7 +180,7 @@ def _out_allocs(ctx, checker, data, rules, g, view) -> list:
     for p in ctx.fn.params:
         target = p.type.target if isinstance(p.type, T.PtrT) else None
         descriptor = isinstance(target, T.IntT) and checker.has_descriptors() and \
-            data.handles.new(data)
+            data.handles.new()
         if not (isinstance(target, T.PtrT) or descriptor):
             continue
         initial = ctx.param_value(p)
@@ -251,7 +251,7 @@ def _descriptors_in(ctx, data, value) -> list:
     if value is None:
         return []
     found = [(h, ctx.c.AND(same_int(ctx.c, value, v), data.new_locs[h][0]))
-             for h, v in data.handles.new(data)]
+             for h, v in data.handles.new()]
     return [(h, lit) for h, lit in found if lit != FALSE]
 
 

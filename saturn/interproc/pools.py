@@ -107,7 +107,9 @@ class DaskPool:
     def __init__(self, address, program, remote_runner):
         from distributed import Client
         self.client = Client(address, timeout=10)
-        self.bundle = self.client.scatter((program, remote_runner), broadcast=True)
+        # hash=False: a content key would make Dask walk the whole program to hash it, which
+        # took longer than analysing a small program; the bundle is sent once anyway.
+        self.bundle = self.client.scatter((program, remote_runner), broadcast=True, hash=False)
 
     def submit(self, keys, summaries, priority=0):
         return self.client.submit(_remote_task, self.bundle, keys, summaries, pure=False,

@@ -110,6 +110,11 @@ class FunctionContext:
         """The objects the function read from its inputs so far, with their entry values."""
         return self.env.initial_values
 
+    def inputs_read(self, start: int = 0) -> list:
+        """(object, entry value) of the environment's memory the function read (what parameters
+        and globals point to), in the order read, from the `start`th on."""
+        return self.env.inputs[start:]
+
     def input_value(self, obj):
         """An object's entry value if the function read it from its inputs, else None."""
         return self.env.initial_values.get(obj)

@@ -205,16 +205,21 @@ def resolve(ev, steps, args: list, ret_value, state, memo: dict | None = None
     summary's paths share long prefixes (`(*(*(*param0).L).l_G).…`), each a chain of loads."""
     memo = {} if memo is None else memo
     at = _start(ev, steps[0], args, ret_value)
-    for i in range(1, len(steps)):
+    node = memo.setdefault((id(args), id(ret_value), _step_key(steps[0])), {})
+    for step in steps[1:]:   # the memo is a tree of prefixes, one level a step
         if at is None:
             return []
-        key = (id(args), id(ret_value), repr(steps[:i + 1]))
-        got = memo.get(key)
+        key = _step_key(step)
+        got = node.get(key)
         if got is None:
-            got = memo[key] = _advance(ev, at, steps[i], state)
-        at = got
+            got = node[key] = (_advance(ev, at, step, state), {})
+        at, node = got
     objs = at[1] if at is not None else None
     return [(o, g) for o, g in (objs or []) if g != FALSE]
+
+
+def _step_key(step) -> tuple:
+    return tuple(x if not isinstance(x, list) else repr(x) for x in step)
 
 
 def value_at(ev, steps, args: list, state, memo: dict | None = None):
