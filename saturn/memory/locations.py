@@ -54,6 +54,17 @@ class Obj:
         return self.uid < other.uid
 
 
+def blurred(obj: Obj) -> bool:
+    """Whether `obj` is, or is part of, an object pointer arithmetic reaches at an unknown
+    offset: one object for many elements (NOTE [blurred-writes] in symex/evaluator.py)."""
+    cur = obj
+    while cur is not None:
+        if cur.derived_from is not None:
+            return cur.offset is None
+        cur = cur.parent
+    return False
+
+
 def field_path(base: str, name: str) -> str:
     if base.startswith("*"):
         return f"({base}).{name}"

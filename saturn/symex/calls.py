@@ -7,13 +7,14 @@ from __future__ import annotations
 from ..plugin.checker import library_spellings, result_lit
 from ..ir import nodes as N
 from ..ir import types as T
-from ..logic.circuit import FALSE
+from ..logic.circuit import FALSE, TRUE
 from ..memory import gls
 from ..memory.gls import GLS
 from ..memory.locations import child
 from . import copies, results
 from .interface import resolve
 from .lazy import force
+from .lvalues import union_members
 
 
 def default_call(ev, call: N.Call, args: list, st) -> None:
@@ -74,12 +75,12 @@ def _summarized_call(ev, call, args, st, modifies, label) -> None:
         result = results.at_call(ev, ev.results.get(call.callee, {}), args, call.lv.type, st) \
             or returned_value(ev, call, args, st) or ev.fresh_value(call.lv.type, label)
         fields = returned_fields(ev, call, args, st)
-    for key, (obj, g) in targets:   # written by the callee: what they held is overwritten
+    for key, (obj, g) in _one_per_union(targets):   # written by the callee: overwritten
         if obj in ev.pinned:
             continue   # NOTE [lock-paths]
         value = copied.get(key)
         if value is None or isinstance(value, tuple):
-            fresh = ev.fresh_value(obj.type, obj.display)
+            fresh = ev.unknown_for(obj) if g != TRUE else ev.fresh_value(obj.type, obj.display)
             value = fresh if value is None else ev.ite(
                 result_lit(ev, value[0], result) if result is not None else ev.c.new_var(),
                 value[1], fresh)
@@ -90,6 +91,23 @@ def _summarized_call(ev, call, args, st, modifies, label) -> None:
         for obj, value, g in fields:
             ev.store_obj(obj, value, g, st)
         constrain_result(ev, call, args, st)
+
+
+def _one_per_union(targets) -> list:
+    """The callee's changes, one for each set of union members that share their bits with
+    one guard (NOTE [union-members]): a write to one is a write to all of them, and the
+    callee's M lists each, so writing each (a dozen pointers of one union) built the same
+    values a dozen times."""
+    seen, out = set(), []
+    for key, (obj, g) in targets:
+        members = union_members(obj)
+        if len(members) > 1:
+            shared = (min(m.uid for m in members), g)
+            if shared in seen:
+                continue
+            seen.add(shared)
+        out.append((key, (obj, g)))
+    return out
 
 
 # Library functions that return one of their arguments: `return memcpy(d, s, n);` returns d.

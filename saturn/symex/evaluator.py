@@ -5,7 +5,7 @@ from ..plugin.checker import Access, summarized
 from ..ir import nodes as N
 from ..ir import types as T
 from ..logic.circuit import TRUE
-from ..memory.locations import Obj
+from ..memory.locations import Obj, blurred
 from .calls import arg_values, default_call
 from .expr import ExprEval
 from .lvalues import LvalueEval, through_pointer
@@ -42,6 +42,7 @@ class Evaluator(ExprEval, LvalueEval):
         self.attr_kept: set = set()   # attribute names a loop's havoc leaves as they are
         self.anywhere: set[int] = set()   # uids of havocked pointers' objects: NOTE [havoc-pointers]
         self.unknown_equal: dict = {}     # (uid, uid) -> literal: NOTE [havoc-pointers]
+        self.blurred_unknowns: dict = {}  # object -> its one unknown: NOTE [blurred-writes]
 
     def forget(self, obj, st, guard=None) -> None:
         """Give `obj` an unknown value (a havocked loop, what an unknown call may change),
@@ -50,11 +51,28 @@ class Evaluator(ExprEval, LvalueEval):
         if old is not None:
             for hook in self.forget_hooks:
                 hook([old], st)
-        fresh = self.fresh_value(obj.type, obj.display)
         if guard is None:
-            st.memory[obj] = fresh
+            st.memory[obj] = self.fresh_value(obj.type, obj.display)
         else:
-            self.store_obj(obj, fresh, guard, st)
+            self.store_obj(obj, self.unknown_for(obj), guard, st)
+
+    # NOTE [blurred-writes]: an object pointer arithmetic reaches at an unknown offset stands
+    # for every element there (Environment.derived_object), so a write to it where the path
+    # does not surely lead there is weak: the old value stays beside the new. Where the new
+    # value is an unknown one (what a callee or an unknown call changed), a fresh object each
+    # time grew the element's location set by one a call, and each later write copied it all:
+    # quadratic in the calls (a code generator adding one instruction a call, each a union of
+    # a dozen pointers). One unknown per such pointer says as much: some element points to
+    # something unknown.
+    def unknown_for(self, obj):
+        """The unknown value a write the function cannot see gives `obj` where it may not
+        happen (see above): one per blurred pointer object, fresh for any other."""
+        if not (isinstance(obj.type, T.PtrT) and blurred(obj)):
+            return self.fresh_value(obj.type, obj.display)
+        got = self.blurred_unknowns.get(obj)
+        if got is None:
+            got = self.blurred_unknowns[obj] = self.fresh_value(obj.type, obj.display)
+        return got
 
     def met(self, st) -> list:
         """The objects the function has written or read so far, in the order it met them."""

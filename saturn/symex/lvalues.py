@@ -62,7 +62,7 @@ class LvalueEval:
             self.store_obj(obj, value, g, st)
 
     def store_obj(self, obj: Obj, value, g: int, st) -> None:
-        for target in _union_members(obj):
+        for target in union_members(obj):
             stored = self.coerce(value, target.type)
             if g == TRUE:
                 st.memory[target] = stored
@@ -104,7 +104,7 @@ class LvalueEval:
             self.store_obj(d, self.read_obj(s, st), g, st)
 
 
-def _union_members(obj: Obj) -> list:
+def union_members(obj: Obj) -> list:
     """NOTE [union-members]: the members of a union share their memory, so a value stored in
     one member is what another member of the same representation reads (`u.first = p; q =
     u.second;` with `unsigned char *` and `char *`: any two pointers, or two integers of one
