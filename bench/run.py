@@ -1,7 +1,7 @@
 """One command: fetch the corpora, run `saturn check` on each, print the figures.
 
     python bench/run.py [--checkers LIST] [--jobs 2] [--no-peers] [--table]
-                        [--scaling] [CORPUS ...]
+                        [--scaling [CORPUS,...]] [CORPUS ...]
 
 Prints per corpus: files, preprocessed lines, functions, skipped files, unsupported constructs,
 incomplete functions, reports, time per phase, wall and CPU time, lines per second per core,
@@ -225,8 +225,9 @@ def main() -> int:
     ap.add_argument("--no-peers", action="store_true", help="do not run clang-14 and cppcheck")
     ap.add_argument("--table", action="store_true",
                     help="write the figures as the table at the top of bench/RESULTS.md")
-    ap.add_argument("--scaling", action="store_true",
-                    help="also time each full run at --jobs 1 and on a two-worker Dask cluster")
+    ap.add_argument("--scaling", nargs="?", const="all", metavar="CORPUS,...",
+                    help="also time each full run (of the corpora named, or all) at --jobs 1 "
+                         "and on a two-worker Dask cluster")
     args = ap.parse_args()
     if not args.no_peers:
         peers.ensure()
@@ -240,12 +241,13 @@ def main() -> int:
             continue
         rows.append(run_one(name, args.checkers, args.jobs, not args.no_peers))
         print_result(rows[-1], int(args.jobs))
-        if args.scaling:
+        if args.scaling and (args.scaling == "all" or name in args.scaling.split(",")):
             walls[name] = scaling.walls(lambda jobs, n=name: full_wall(n, args.checkers, jobs),
                                         rows[-1].get("wall"))
             print(f"    scaling: {walls[name]}")
     if args.table:
-        table.write(table.markdown(rows, walls, args.checkers, int(args.jobs)))
+        command = " ".join(["python bench/run.py", *sys.argv[1:]])
+        table.write(table.markdown(rows, walls, args.checkers, int(args.jobs), command))
         print(f"wrote the table in {table.RESULTS}")
     return 0
 

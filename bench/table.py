@@ -50,15 +50,16 @@ def scaling_row(name: str, walls: dict) -> str:
     return f"| {name} | {_secs(one)} | " + " | ".join(cells) + " |"
 
 
-def markdown(rows: list[dict], scaling: dict, checkers: str, jobs: int) -> str:
+def markdown(rows: list[dict], scaling: dict, checkers: str, jobs: int, command: str) -> str:
     when = datetime.date.today().isoformat()
     lines = [START, f"## Whole runs beside clang-14 and cppcheck ({when}, at {commit()})", "",
-             f"`python bench/run.py --table{' --scaling' if scaling else ''}`: the checkers "
-             f"{checkers}, `--jobs {jobs}`, a fresh database; clang-14's analyzer "
-             f"({'unix.Malloc, alpha.unix.PthreadLock'}) and cppcheck (one configuration: the "
-             "build's -I/-D/-U and gcc's target macros) on the same files, two at a time, in "
-             "the same run. Peak memory is the proportional set size, sampled: the largest "
-             "process, and the sum over the driver and its workers.", "",
+             f"`{command}`: the checkers "
+             f"{checkers}, `--jobs {jobs}`, a fresh database; clang-14's analyzer (unix.Malloc, "
+             "alpha.unix.PthreadLock) and cppcheck (one configuration: the build's -I/-D/-U and "
+             "gcc's target macros) on the same files, two at a time, in the same run. Peak "
+             "memory is the proportional set size, sampled: the largest process, and the sum "
+             "over the driver and its workers. This block is written anew by each run; the "
+             "sections below are the history, each at its own commit.", "",
              "| corpus | files | lines | wall s | CPU s | lines/s/core | peak MB, one process | "
              "peak MB, all | clang-14 s | Saturn/clang | cppcheck s | Saturn/cppcheck |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
