@@ -245,10 +245,9 @@ def main() -> int:
             walls[name] = scaling.walls(lambda jobs, n=name: full_wall(n, args.checkers, jobs),
                                         rows[-1].get("wall"))
             print(f"    scaling: {walls[name]}")
-    if args.table:
-        command = " ".join(["python bench/run.py", *sys.argv[1:]])
-        table.write(table.markdown(rows, walls, args.checkers, int(args.jobs), command))
-        print(f"wrote the table in {table.RESULTS}")
+        if args.table:   # after each corpus: a stopped run keeps the rows it made
+            command = " ".join(["python bench/run.py", *sys.argv[1:]])
+            table.write(table.markdown(rows, walls, args.checkers, int(args.jobs), command))
     return 0
 
 
