@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 CLANG_CHECKERS = "unix.Malloc,alpha.unix.PthreadLock"
 _CLANG_WARN = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+):\d+: warning: (?P<msg>.*?) \[(?P<chk>[\w.]+)\]$")
+GAVE_UP = "gave-up"
 _CPPCHECK_IDS = {"memleak", "memleakOnRealloc", "leakReturnValNotUsed", "leakNoVarFunctionCall",
                  "resourceLeak", "doubleFree", "deallocuse", "mismatchAllocDealloc"}
 
@@ -47,7 +48,7 @@ def _flags_for(flags):
 
 
 def clang(files, flags):
-    """(seconds, [(file, line, checker, message)])"""
+    """(seconds, [(file, line, checker, message)]); cppcheck adds the files it gave up on."""
     flags_of = _flags_for(flags)
 
     def one(path):
@@ -75,10 +76,14 @@ def cppcheck(files, flags):
             parts = line.split(":", 3)
             if len(parts) == 4 and parts[2] in _CPPCHECK_IDS:
                 out.append((parts[0], int(parts[1]), parts[2], parts[3]))
+            elif len(parts) == 4 and parts[2] in _CPPCHECK_GAVE_UP:
+                out.append((path, 0, GAVE_UP, line))   # the file, not the header it met
         return out
     t = time.perf_counter()
     found = _map(one, files)
-    return time.perf_counter() - t, sorted(set(found))
+    secs = time.perf_counter() - t
+    gave_up = sorted({f for f, _, chk, _ in found if chk == GAVE_UP})
+    return secs, sorted({x for x in found if x[2] != GAVE_UP}), gave_up
 
 
 # Compile-database entries (bench/projects.py): each file with its own command, in its own

@@ -116,7 +116,7 @@ def run_one(name: str, checkers: str, jobs: str = "1", peers_on: bool = True) ->
     return {"name": name, "wall": wall, "cpu": proc.cpu, "peak_one": proc.peak.one_mb,
             "peak_all": proc.peak.all_mb, "rerun": rerun_wall, "edit": edit_wall,
             "edit_stats": reused, "edited": getattr(edited, "label", ""), "stats": doc["stats"],
-            "peers": peer, "saturn_reports": saturn_reports, "reports": len(doc["reports"]),
+            "peers": peer, "files": c["files"], "saturn_reports": saturn_reports, "reports": len(doc["reports"]),
             "errors": errors[:10], "kinds": kinds, "locks": lock_counts(db),
             "leaks": leak_counts(db), "results": result_counts(db)}
 
@@ -281,9 +281,11 @@ def print_result(r: dict, jobs: int) -> None:
     print(f"    result summaries: {rc['exact']} exact (computed from the parameters alone), "
           f"{rc['known_bits']} with known bits, {rc['nonnull']} never null, {rc['sign']} with "
           f"a known sign")
-    for tool, (secs, found) in sorted(r["peers"].items()):
+    for tool, (secs, found, *gave_up) in sorted(r["peers"].items()):
+        quit_on = f", gave up on {len(gave_up[0])} of {len(r['files'])} files" \
+            if gave_up and gave_up[0] else ""
         print(f"    {tool}: {secs:.1f}s (Saturn/{tool} time ratio {r['wall'] / secs:.2f}), "
-              f"{len(found)} lock/leak reports")
+              f"{len(found)} lock/leak reports{quit_on}")
         for f, line, chk, msg in found[:20]:
             print(f"        {tool}: {os.path.relpath(f, ROOT) if os.path.isabs(f) else f}:{line}: "
                   f"[{chk}] {msg[:90]}")
