@@ -232,6 +232,7 @@ def main() -> int:
     if not args.no_peers:
         peers.ensure()
     rows, walls = [], {}
+    table.commit()   # taken now, written with every row
     print(f"{'corpus':12} {'files':>5} {'skip':>4} {'lines':>8} {'funcs':>6} {'incompl':>7} "
           f"{'unsup':>6} {'reports':>7} {'front':>6} {'analyze':>8} "
           f"{'wall':>7} {'cpu':>7} {'l/s/core':>8} {'peakMB':>7}")

@@ -4,6 +4,7 @@ the two markers is replaced whole, so no figure in it is older than the run that
 from __future__ import annotations
 
 import datetime
+import functools
 import os
 import re
 import subprocess
@@ -13,6 +14,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 RESULTS = os.path.join(HERE, "RESULTS.md")
 
 
+@functools.cache   # the commit the run started at: a checkout may move while it runs
 def commit() -> str:
     """The checkout's commit, marked when the analysis has uncommitted changes."""
     root = os.path.dirname(HERE)
