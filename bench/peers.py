@@ -9,10 +9,10 @@ import shutil
 import subprocess
 import time
 from concurrent.futures import ThreadPoolExecutor
+from typing import NamedTuple
 
 CLANG_CHECKERS = "unix.Malloc,alpha.unix.PthreadLock"
 _CLANG_WARN = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+):\d+: warning: (?P<msg>.*?) \[(?P<chk>[\w.]+)\]$")
-GAVE_UP = "gave-up"
 _CPPCHECK_IDS = {"memleak", "memleakOnRealloc", "leakReturnValNotUsed", "leakNoVarFunctionCall",
                  "resourceLeak", "doubleFree", "deallocuse", "mismatchAllocDealloc"}
 
@@ -37,53 +37,28 @@ def ensure() -> None:
             return
 
 
-def _map(fn, files, workers=2):
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        return [line for out in pool.map(fn, files) for line in out]
+class _Entry(NamedTuple):
+    """A file as a compile database gives it: its path, directory and command."""
+    path: str
+    directory: str
+    args: list
 
 
-def _flags_for(flags):
-    """One list for every file, or a function of the file (kernel compile commands)."""
-    return flags if callable(flags) else (lambda path: flags)
+def _entries(files, flags) -> list[_Entry]:
+    """The bench corpora's files as compile entries: one list of flags for every file, or a
+    function of the file (kernel compile commands)."""
+    flags_of = flags if callable(flags) else (lambda path: flags)
+    return [_Entry(path, os.getcwd(), ["cc", *flags_of(path), path]) for path in files]
 
 
 def clang(files, flags):
-    """(seconds, [(file, line, checker, message)]); cppcheck adds the files it gave up on."""
-    flags_of = _flags_for(flags)
-
-    def one(path):
-        cmd = ["clang-14", "--analyze", "-Xanalyzer", f"-analyzer-checker={CLANG_CHECKERS}",
-               "-Xanalyzer", "-analyzer-output=text", "-Wno-everything", *flags_of(path),
-               "-o", "/dev/null", path]
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-        return [(m["file"], int(m["line"]), m["chk"], m["msg"])
-                for m in map(_CLANG_WARN.match, proc.stderr.splitlines())
-                if m and m["chk"] in ("unix.Malloc", "alpha.unix.PthreadLock")]
-    t = time.perf_counter()
-    found = _map(one, files)
-    return time.perf_counter() - t, sorted(set(found))
+    """(seconds, [(file, line, checker, message)], [(file, failure)]), as clang_entries."""
+    return clang_entries(_entries(files, flags))
 
 
 def cppcheck(files, flags):
-    flags_of = _flags_for(flags)
-
-    def one(path):
-        cmd = ["cppcheck", "--quiet", "--enable=warning", "--template={file}:{line}:{id}:{message}",
-               *CPPCHECK_TARGET, *preprocessor_flags(["cc", *flags_of(path)]), path]
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-        out = []
-        for line in proc.stderr.splitlines():
-            parts = line.split(":", 3)
-            if len(parts) == 4 and parts[2] in _CPPCHECK_IDS:
-                out.append((parts[0], int(parts[1]), parts[2], parts[3]))
-            elif len(parts) == 4 and parts[2] in _CPPCHECK_GAVE_UP:
-                out.append((path, 0, GAVE_UP, line))   # the file, not the header it met
-        return out
-    t = time.perf_counter()
-    found = _map(one, files)
-    secs = time.perf_counter() - t
-    gave_up = sorted({f for f, _, chk, _ in found if chk == GAVE_UP})
-    return secs, sorted({x for x in found if x[2] != GAVE_UP}), gave_up
+    """As clang, for cppcheck: the failures are the files it gave up on."""
+    return cppcheck_entries(_entries(files, flags))
 
 
 # Compile-database entries (bench/projects.py): each file with its own command, in its own

@@ -68,10 +68,10 @@ def saturn(c: dict, checkers: str, jobs: str, out: str, db: str):
     cmd = [sys.executable, "-m", "saturn", "check", "--checkers", checkers, "--format", "json",
            "-o", out, "--root", c["root"], "--db", db, *where, "--timeout", "120", *c["args"]]
     t, before = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                             cwd=c["cwd"], env=kernel.saturn_env())
     peak = procmem.Peak(proc.pid)
-    proc.stdout_text, proc.stderr = proc.communicate()
+    _, proc.stderr = proc.communicate()
     proc.peak = peak.stop()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     proc.cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -116,7 +116,8 @@ def run_one(name: str, checkers: str, jobs: str = "1", peers_on: bool = True) ->
     return {"name": name, "wall": wall, "cpu": proc.cpu, "peak_one": proc.peak.one_mb,
             "peak_all": proc.peak.all_mb, "rerun": rerun_wall, "edit": edit_wall,
             "edit_stats": reused, "edited": getattr(edited, "label", ""), "stats": doc["stats"],
-            "peers": peer, "files": c["files"], "saturn_reports": saturn_reports, "reports": len(doc["reports"]),
+            "peers": peer, "files": c["files"], "saturn_reports": saturn_reports,
+            "reports": len(doc["reports"]),
             "errors": errors[:10], "kinds": kinds, "locks": lock_counts(db),
             "leaks": leak_counts(db), "results": result_counts(db)}
 
@@ -282,9 +283,8 @@ def print_result(r: dict, jobs: int) -> None:
     print(f"    result summaries: {rc['exact']} exact (computed from the parameters alone), "
           f"{rc['known_bits']} with known bits, {rc['nonnull']} never null, {rc['sign']} with "
           f"a known sign")
-    for tool, (secs, found, *gave_up) in sorted(r["peers"].items()):
-        quit_on = f", gave up on {len(gave_up[0])} of {len(r['files'])} files" \
-            if gave_up and gave_up[0] else ""
+    for tool, (secs, found, failed) in sorted(r["peers"].items()):
+        quit_on = f", gave up on {len(failed)} of {len(r['files'])} files" if failed else ""
         print(f"    {tool}: {secs:.1f}s (Saturn/{tool} time ratio {r['wall'] / secs:.2f}), "
               f"{len(found)} lock/leak reports{quit_on}")
         for f, line, chk, msg in found[:20]:

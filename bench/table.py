@@ -37,10 +37,9 @@ def corpus_row(r: dict, jobs: int) -> str:
     if "error" in r:
         return f"| {r['name']} | failed: {r['error'].splitlines()[-1][:80]} |" + " |" * 10
     s = r["stats"]
-    clang = r["peers"].get("clang", (None, []))[0]
-    cppcheck, _, *quit_on = r["peers"].get("cppcheck", (None, []))
-    gave_up = f" (gave up on {len(quit_on[0])} of {len(r['files'])} files)" \
-        if quit_on and quit_on[0] else ""
+    clang = r["peers"].get("clang", (None, [], []))[0]
+    cppcheck, _, failed = r["peers"].get("cppcheck", (None, [], []))
+    gave_up = f" (gave up on {len(failed)} of {len(r['files'])} files)" if failed else ""
     return (f"| {r['name']} | {s['files']} | {s['lines']:,} | {r['wall']:.1f} | {r['cpu']:.1f} | "
             f"{s['lines'] / r['wall'] / max(1, jobs):,.0f} | {r['peak_one']:,.0f} | "
             f"{r['peak_all']:,.0f} | {_secs(clang)} | **{_ratio(r['wall'], clang)}** | "

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..plugin.checker import library_spellings, result_lit
 from ..ir import nodes as N
 from ..ir import types as T
-from ..logic.circuit import FALSE, TRUE
+from ..logic.circuit import FALSE
 from ..memory import gls
 from ..memory.gls import GLS
 from ..memory.locations import child
@@ -80,7 +80,7 @@ def _summarized_call(ev, call, args, st, modifies, label) -> None:
             continue   # NOTE [lock-paths]
         value = copied.get(key)
         if value is None or isinstance(value, tuple):
-            fresh = ev.unknown_for(obj) if g != TRUE else ev.fresh_value(obj.type, obj.display)
+            fresh = ev.unknown_for(obj, g)
             value = fresh if value is None else ev.ite(
                 result_lit(ev, value[0], result) if result is not None else ev.c.new_var(),
                 value[1], fresh)

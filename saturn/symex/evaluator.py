@@ -54,7 +54,7 @@ class Evaluator(ExprEval, LvalueEval):
         if guard is None:
             st.memory[obj] = self.fresh_value(obj.type, obj.display)
         else:
-            self.store_obj(obj, self.unknown_for(obj), guard, st)
+            self.store_obj(obj, self.unknown_for(obj, guard), guard, st)
 
     # NOTE [blurred-writes]: an object pointer arithmetic reaches at an unknown offset stands
     # for every element there (Environment.derived_object), so a write to it where the path
@@ -64,10 +64,10 @@ class Evaluator(ExprEval, LvalueEval):
     # quadratic in the calls (a code generator adding one instruction a call, each a union of
     # a dozen pointers). One unknown per such pointer says as much: some element points to
     # something unknown.
-    def unknown_for(self, obj):
-        """The unknown value a write the function cannot see gives `obj` where it may not
-        happen (see above): one per blurred pointer object, fresh for any other."""
-        if not (isinstance(obj.type, T.PtrT) and blurred(obj)):
+    def unknown_for(self, obj, guard: int):
+        """The unknown value a write the function cannot see gives `obj` where `guard` holds
+        (see above): one per blurred pointer object where the write is weak, else fresh."""
+        if guard == TRUE or not (isinstance(obj.type, T.PtrT) and blurred(obj)):
             return self.fresh_value(obj.type, obj.display)
         got = self.blurred_unknowns.get(obj)
         if got is None:
