@@ -102,27 +102,21 @@ def run_side(run: Run, b: inputs.Build, c: dict, side: str, sha: str, saturn: st
     """One side's inputs and each tool's results, from the cache where the keys match, else
     by extracting the tree and running what is missing."""
     ikey = tools.key(c["commit"], side, run.inputs_hash, b.db_hash)
-    keys = {"saturn": tools.key(ikey, saturn), "clang": tools.key(ikey, PEERS_VERSION),
-            "cppcheck": tools.key(ikey, PEERS_VERSION), "pp": tools.key(ikey, PP_VERSION)}
-    got = {"inputs": run.cache.get(c["commit"], side, "inputs", ikey)}
-    got.update({t: run.cache.get(c["commit"], side, t, k) for t, k in keys.items()})
     wanted = ["saturn"] + ([] if run.args.no_peers else ["clang", "cppcheck"]) + \
         (["pp"] if side == "parent" else [])
-    if got["inputs"] is not None and ("error" in got["inputs"] or
-                                      all(got[t] is not None for t in wanted)):
-        return got
+    got = {"inputs": run.cache.get(c["commit"], side, "inputs", ikey)}
+    if got["inputs"] is not None:
+        if "error" in got["inputs"] or _cached(run, c, side, saturn, got, wanted):
+            return got
     tree = os.path.join(OUT, "work", f"{c['commit'][:12]}-{side}")   # fixed: flags name it
     shutil.rmtree(tree, ignore_errors=True)
     try:
         inputs.extract(b.git_dir, sha, tree)
-        got["inputs"] = inputs.side_inputs(b, c, tree)
-        run.cache.put(c["commit"], side, "inputs", ikey, got["inputs"])
-        if "error" not in got["inputs"]:
-            _run_tools(run, c, side, tree, got, keys, wanted)
-            if "pp" in wanted and got["pp"] is None:
-                got["pp"] = tools.compiled_lines(tree, got["inputs"]["commands"], b.git_dir,
-                                                 c["parent"], c["commit"])
-                run.cache.put(c["commit"], side, "pp", keys["pp"], got["pp"])
+        if got["inputs"] is None:
+            got["inputs"] = inputs.side_inputs(b, c, tree)
+            run.cache.put(c["commit"], side, "inputs", ikey, got["inputs"])
+        if "error" not in got["inputs"] and not _cached(run, c, side, saturn, got, wanted):
+            _run_tools(run, b, c, side, tree, got, wanted)
     except inputs.NotReproducible as err:
         got["inputs"] = {"error": str(err)}
     finally:
@@ -130,8 +124,29 @@ def run_side(run: Run, b: inputs.Build, c: dict, side: str, sha: str, saturn: st
     return got
 
 
-def _run_tools(run: Run, c: dict, side: str, tree: str, got: dict, keys: dict, wanted) -> None:
+def _keys(got: dict, saturn: str) -> dict:
+    """Each tool's cache key: Saturn's by everything it reads (the context too) and its source;
+    the peers' and the compiled-lines count by the changed files' commands alone, so a new
+    choice of context files does not run them again."""
     inp = got["inputs"]
+    ckey = tools.key(json.dumps(inp["commands"], sort_keys=True), json.dumps(inp["ranges"],
+                                                                             sort_keys=True))
+    return {"saturn": tools.key(json.dumps(inp, sort_keys=True), saturn),
+            "clang": tools.key(ckey, PEERS_VERSION), "cppcheck": tools.key(ckey, PEERS_VERSION),
+            "pp": tools.key(ckey, PP_VERSION)}
+
+
+def _cached(run: Run, c: dict, side: str, saturn: str, got: dict, wanted) -> bool:
+    """Fill `got` with the cached results of the tools; whether every wanted one was there."""
+    got["keys"] = _keys(got, saturn)
+    for t, k in got["keys"].items():
+        got[t] = run.cache.get(c["commit"], side, t, k)
+    return all(got[t] is not None for t in wanted)
+
+
+def _run_tools(run: Run, b: inputs.Build, c: dict, side: str, tree: str, got: dict,
+               wanted) -> None:
+    inp, keys = got["inputs"], got["keys"]
     if got["saturn"] is None and inp["changed"]:
         scratch = tree + ".saturn"
         os.makedirs(scratch, exist_ok=True)
@@ -147,6 +162,10 @@ def _run_tools(run: Run, c: dict, side: str, tree: str, got: dict, keys: dict, w
         for tool in ("clang", "cppcheck"):
             got[tool] = res[tool]
             run.cache.put(c["commit"], side, tool, keys[tool], res[tool])
+    if "pp" in wanted and got["pp"] is None:
+        got["pp"] = tools.compiled_lines(tree, inp["commands"], b.git_dir,
+                                         c["parent"], c["commit"])
+        run.cache.put(c["commit"], side, "pp", keys["pp"], got["pp"])
 
 
 def outcome(c: dict, sides: dict) -> dict:

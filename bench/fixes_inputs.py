@@ -23,6 +23,13 @@ from projects_list import BY_NAME, Project
 # History names that differ from the real-projects bench's (the Debian source package's name).
 ALIASES = {"xz": "xz-utils"}
 CONTEXT_CAP = 12          # extra files that give callees' summaries, at most
+# What an older release's own configure wrote into its generated headers and today's
+# generated headers no longer carry, for this machine (x86_64): c-ares before its CMake
+# build required CARES_SIZEOF_ARES_SOCKLEN_T (ares_rules.h) and SIZEOF_SHORT/INT/LONG/SIZE_T
+# (ares_nowarn.c), values its configure computed. Defined for every commit: the later
+# headers do not read them.
+ERA_DEFINES = {"c-ares": ("-DCARES_SIZEOF_ARES_SOCKLEN_T=4", "-DSIZEOF_SHORT=2",
+                          "-DSIZEOF_INT=4", "-DSIZEOF_LONG=8", "-DSIZEOF_SIZE_T=8")}
 _DIR_FLAGS = ("-I", "-isystem", "-iquote", "-idirafter")
 _FILE_FLAGS = ("-include", "-imacros")
 
@@ -195,7 +202,7 @@ def command(b: Build, rel: str, tree: str) -> dict:
     flags (rewritten), and where its Debian directory is (the peers run there)."""
     entry, how = b.entry_for(rel)
     flags = rewrite_flags(b, entry, rel, tree)
-    flags += header_fallback(tree, rel, flags)
+    flags += header_fallback(tree, rel, flags) + list(ERA_DEFINES.get(b.project.name, ()))
     return {"file": rel, "matched": os.path.relpath(entry.path, b.root), "how": how,
             "compiler": entry.args[0], "flags": flags, "debian_dir": entry.directory}
 
@@ -254,8 +261,10 @@ def calls_in(text: str, lines: tuple[int, int] | None = None) -> set[str]:
 
 
 def tree_c_files(b: Build, tree: str, maps: list) -> list[str]:
-    """The extracted tree's .c files that the compile database builds (same path, or the
-    same name in a directory a changed file was mapped from)."""
+    """The extracted tree's .c files that the project's build compiles: those the compile
+    database has (same path, or the same name in a directory a changed file was mapped from),
+    and, as for a changed file, those it would build with a directory's flags (an older tree's
+    files that a later release merged or renamed: lighttpd's data_string.c)."""
     out = []
     for dirpath, dirnames, names in os.walk(tree):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
@@ -265,9 +274,16 @@ def tree_c_files(b: Build, tree: str, maps: list) -> list[str]:
             rel = os.path.relpath(os.path.join(dirpath, n), tree)
             d = os.path.dirname(rel)
             if rel in b.by_rel or any(d == t and os.path.join(deb, n) in b.by_rel
-                                      for deb, t in maps):
+                                      for deb, t in maps) or _buildable(b, rel):
                 out.append(rel)
     return out
+
+
+def _buildable(b: Build, rel: str) -> bool:
+    try:
+        return b.entry_for(rel)[1] != "basename"
+    except NotReproducible:
+        return False
 
 
 def _nearest(paths: list[str], to: str) -> str:
