@@ -25,11 +25,12 @@ ALIASES = {"xz": "xz-utils"}
 CONTEXT_CAP = 12          # extra files that give callees' summaries, at most
 # What an older release's own configure wrote into its generated headers and today's
 # generated headers no longer carry, for this machine (x86_64): c-ares before its CMake
-# build required CARES_SIZEOF_ARES_SOCKLEN_T (ares_rules.h) and SIZEOF_SHORT/INT/LONG/SIZE_T
-# (ares_nowarn.c), values its configure computed. Defined for every commit: the later
-# headers do not read them.
-ERA_DEFINES = {"c-ares": ("-DCARES_SIZEOF_ARES_SOCKLEN_T=4", "-DSIZEOF_SHORT=2",
-                          "-DSIZEOF_INT=4", "-DSIZEOF_LONG=8", "-DSIZEOF_SIZE_T=8")}
+# build required CARES_SIZEOF_ARES_SOCKLEN_T and CARES_SIZEOF_LONG (ares_rules.h) and
+# SIZEOF_SHORT/INT/LONG/SIZE_T (ares_nowarn.c), values its configure computed. Defined for
+# every commit: the later headers do not read them.
+ERA_DEFINES = {"c-ares": ("-DCARES_SIZEOF_ARES_SOCKLEN_T=4", "-DCARES_SIZEOF_LONG=8",
+                          "-DSIZEOF_SHORT=2", "-DSIZEOF_INT=4", "-DSIZEOF_LONG=8",
+                          "-DSIZEOF_SIZE_T=8")}
 _DIR_FLAGS = ("-I", "-isystem", "-iquote", "-idirafter")
 _FILE_FLAGS = ("-include", "-imacros")
 
