@@ -137,16 +137,38 @@ def apply(ctx, checker, call, summary, escapees, args, st, held=None) -> None:
                     [(obj, v), (None, -v)])), g, st)
             continue
         checker.give_out(ctx, st, call, name, checker.slots(ctx, st, args, i), valid)
-    for i, steps, when in summary.get("field_alloc", []):
+    for i, steps, when, *flags in summary.get("field_alloc", []):
         valid = ctx.c.AND(ctx.c.new_var(), conditions.lit(ctx, when, after))
+        if "grows" in flags:
+            for slot, g, before in held.get(("field", i, repr(steps)), []):
+                mine = ctx.c.OR_all(gl for loc, gl in ctx.locations(before)
+                                    if loc.root.origin in OWN_STORAGE)
+                value, made = checker.acquire(ctx, st, call.coord, name, call.text, slot.type,
+                                              ctx.c.AND_all([valid, -mine, g]))
+                ctx.write(slot, ctx.ite(made, value, before), g, st)
+            continue
         slots = ctx.resolve([["param", i], ["deref"]] + steps, args, ret, st)
         checker.give_out(ctx, st, call, name, slots, valid)
 
 
+# NOTE [grown-fields]: a callee that replaces a field of *param with a bigger block only when
+# the old one is too small (mbedtls's mpi_grow) leaves the field as it was elsewhere. Where the
+# caller's field points to its own array (a local or a global) the caller sized it, and the
+# callee keeps it; elsewhere (null, a block, what the caller was given) the field may be new
+# memory after the call, and the old block is the callee's escapee (it frees it).
+OWN_STORAGE = ("local", "global")
+
+
 def held_out_params(ctx, summary, args, st) -> dict:
-    """Before a call: what the out-parameters of `if-null` out-allocations hold."""
+    """Before a call: what the out-parameters of `if-null` out-allocations hold, and the fields
+    of `grows` field allocations (by ("field", i, repr(steps)))."""
     out = {}
     for i, _, *flags in summary.get("out_alloc", []):
         if "if-null" in flags and i < len(args):
             out[i] = [(slot, g, ctx.read(slot, st)) for slot, g in ctx.locations(args[i])]
+    for i, steps, _, *flags in summary.get("field_alloc", []):
+        if "grows" in flags and i < len(args):
+            out[("field", i, repr(steps))] = [
+                (slot, g, ctx.read(slot, st))
+                for slot, g in ctx.resolve([["param", i], ["deref"]] + steps, args, None, st)]
     return out

@@ -24,9 +24,10 @@ def summary_lines(name: str, thing: str, summary: dict, failure: str = "null") -
         word = "exactly when" if "exactly" in flags else "if"
         parts.append(f"new {thing} through *param{i}" +
                      (f" {word} {' and '.join(conds)}" if conds else ""))
-    for i, steps, when in summary.get("field_alloc", []):
+    for i, steps, when, *flags in summary.get("field_alloc", []):
         parts.append(f"new {thing} in {render_steps([['param', i], ['deref']] + steps)}" +
-                     (f" if {when}" if when != "always" else ""))
+                     (f" if {when}" if when != "always" else "") +
+                     (", else as it was" if "grows" in flags else ""))
     if summary.get("fields"):
         parts.append("result comes with allocated " +
                      ", ".join(render_steps([["ret"], ["deref"]] + f) for f in summary["fields"]))

@@ -219,7 +219,8 @@ def _field_allocs(ctx, data, rules, g, view) -> list:
     """[param index, [["field", name]], when] for each pointer field of a struct a parameter
     points to that holds new memory at the exit, kept by nothing but that field, and holds
     nothing else (new memory or null) wherever `when` holds: a helper that fills the field on
-    success, not one that may keep what was there (a buffer grown only when too small)."""
+    success. With a fourth element "grows": elsewhere the field holds what it held on entry (a
+    buffer grown only when too small: NOTE [grown-fields])."""
     out = []
     params = {p.index: p for p in ctx.fn.params if isinstance(p.type, T.PtrT) and
               isinstance(p.type.target, T.StructT)}
@@ -238,12 +239,21 @@ def _field_allocs(ctx, data, rules, g, view) -> list:
             if new and all(not ctx.can(g, gl, rules.escaped(loc.root, route)) for loc, gl in new):
                 valid = ctx.c.OR_all(ctx.c.AND(gl, data.new_locs[loc.root][0]) for loc, gl in new)
                 when = conditions.find(ctx, g, valid, view)
-                if ctx.can(g, conditions.lit(ctx, when, view), other):
-                    continue
-                entry = [i, [["field", obj.step]], when]
-                if entry not in out:
+                entry = [i, [["field", obj.step]], when] + _grows(ctx, g, obj, value, other,
+                                                                  conditions.lit(ctx, when, view))
+                if entry[-1] is not None and entry[:3] not in [e[:3] for e in out]:
                     out.append(entry)
     return out[:8]
+
+
+def _grows(ctx, g, obj, value, other, when) -> list:
+    """[] when the field holds only new memory (or null) wherever `when` holds; ["grows"] when
+    it holds what it held on entry where not; [None] (no entry) when it may hold anything
+    else."""
+    if not ctx.can(g, when, other):
+        return []
+    kept = ctx.pointers_equal(value, ctx.initial(obj))
+    return [None] if ctx.can(g, when, other, -kept) else ["grows"]
 
 
 def _descriptors_in(ctx, data, value) -> list:
