@@ -189,22 +189,16 @@ def outcome(c: dict, sides: dict) -> dict:
         if tool != "saturn" and any(sides[s].get(tool) is None for s in sides):
             continue   # peers neither run nor cached
         hits = {s: _hits(tool, c, sides[s]) for s in sides}
-        after = {_unplaced(h) for h in hits["fix"]}
+        after = {report.unplaced(h) for h in hits["fix"]}
         rec[tool] = {"found": bool(hits["parent"]), "gone": bool(hits["parent"]) and
                      not hits["fix"], "before": hits["parent"], "after": hits["fix"],
-                     "went": [h for h in hits["parent"] if _unplaced(h) not in after]}
+                     "went": [h for h in hits["parent"] if report.unplaced(h) not in after]}
         failed = sorted({f"{s}: {f}: {r['failed']}" for s in sides
                          for f, r in (sides[s].get(tool) or {}).items()
                          if tool != "saturn" and r.get("failed")})
         if failed:
             rec[tool]["failed"] = failed
     return rec
-
-
-def _unplaced(hit: str) -> str:
-    """A report line without its line number: the same report at the fix, lines moved."""
-    file, _, rest = hit.split(":", 2)
-    return f"{file}:{rest}"
 
 
 def _hits(tool: str, c: dict, side: dict) -> list[str]:

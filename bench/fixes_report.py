@@ -11,6 +11,9 @@ from collections import Counter
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RESULTS = os.path.join(HERE, "history", "results.json")
+# Saturn's reports that stay at a fix, read and found to be true bugs the fix left (another
+# path, another block): commit -> {"reports": [report without its line], "why": ...}.
+STAYS = os.path.join(HERE, "history", "stays.json")
 TOOLS = ("saturn", "clang", "cppcheck")
 
 
@@ -93,6 +96,7 @@ def print_tables(records: list[dict], chosen: list[dict]) -> None:
                   "fix (the others stay); % of analysed, gone and went % of found",
                   by_kind, records)
     lines += table("Per project", by_project, records)
+    lines.append(gone_but_true(records))
     status = Counter(r["status"] for r in records)
     lines.append("\nStatus: " + ", ".join(f"{n} {s}" for s, n in status.most_common()))
     for why, n in Counter(apart(r) for r in records if apart(r)).most_common():
@@ -103,6 +107,32 @@ def print_tables(records: list[dict], chosen: list[dict]) -> None:
             lines.append(f"  {st}: {n:3} × {why}")
     lines += misses_listing(records, chosen)
     print("\n".join(lines))
+
+
+def unplaced(hit: str) -> str:
+    """A report line without its line number: the same report at the fix, lines moved."""
+    file, _, rest = hit.split(":", 2)
+    return f"{file}:{rest}"
+
+
+def stays_true(rec: dict, stays: dict) -> bool:
+    """Whether every Saturn report left at the fix was read as another true bug."""
+    read = set(stays.get(rec["commit"], {}).get("reports", []))
+    after = rec.get("saturn", {}).get("after", [])
+    return bool(after) and all(unplaced(h) in read for h in after)
+
+
+def gone_but_true(records: list[dict]) -> str:
+    """Saturn's gone, counting a fix whose remaining reports are all other true bugs."""
+    try:
+        stays = json.load(open(STAYS))
+    except (OSError, ValueError):
+        stays = {}
+    found = [r for r in records if r["status"] == "analysed" and not apart(r)
+             and r.get("saturn", {}).get("found")]
+    gone = [r for r in found if r["saturn"]["gone"] or stays_true(r, stays)]
+    return (f"\nSaturn, gone or leaving only reports read as other true bugs "
+            f"(bench/history/stays.json): {_pct(len(gone), len(found))} of {len(found)} found")
 
 
 def misses_listing(records: list[dict], chosen: list[dict]) -> list[str]:

@@ -59,8 +59,8 @@ def blurred(obj: Obj) -> bool:
     offset: one object for many elements (NOTE [blurred-writes] in symex/evaluator.py)."""
     cur = obj
     while cur is not None:
-        if cur.derived_from is not None:
-            return cur.offset is None
+        if cur.derived_from is not None:   # k past an object somewhere past its base, too
+            return cur.offset is None or blurred(cur.derived_from)
         cur = cur.parent
     return False
 

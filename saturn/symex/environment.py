@@ -179,11 +179,14 @@ class Environment:
         """Pointer arithmetic we do not model (§2.2.4.4) lands on a fresh object: one per base
         location and type, whatever the offset, and arithmetic on it stays on it — so loops that
         walk a pointer do not grow the location sets. NOTE [constant-offsets]: a constant
-        offset (below MAX_TRACKED_INDEX) has an object of its own."""
-        if base.origin == "derived" and (ctype is None or base.type is ctype):
+        offset (below MAX_TRACKED_INDEX) has an object of its own, past a base or past the
+        object somewhere past it."""
+        if offset is None and base.origin == "derived" and (ctype is None or base.type is ctype):
             if base.offset is None or base.derived_from is None:
                 return base
             base = base.derived_from   # `(h + 4) + i`: somewhere past h
+            if base.origin == "derived" and base.offset is None:
+                return base            # `((h + i) + 4) + j`: still somewhere past h
         k = (base.uid, ctype.key() if ctype is not None else None, offset)
         got = self.derived.get(k)
         if got is None:

@@ -306,11 +306,14 @@ def _ptr_add(self, e, st):
 # element), and `(p + 4) + 1` is `p + 5`. A packet parser reads `h[4]` and `h[5]` as the two
 # bytes of a count: one object for every offset made them one byte, `(h[4] << 8 | h[5]) == 1`
 # impossible, and every path past the test dead. A symbolic offset still lands on the one
-# object past p whatever the offset.
+# object past p whatever the offset, and constant offsets from there have objects of their
+# own the same way: a parser's cursor `aptr = abuf + len` reads a record's type from `aptr[0]`
+# and `aptr[1]`.
 def _at_offset(self, loc, k):
     base, at = (loc.derived_from, loc.offset) if loc.origin == "derived" and \
         loc.offset is not None and loc.derived_from is not None else (loc, 0)
-    if base.origin == "derived" or not 0 <= at + k < MAX_TRACKED_INDEX:
+    if base.origin == "derived" and base.offset is not None or \
+            not 0 <= at + k < MAX_TRACKED_INDEX:
         return None
     return base if at + k == 0 else self.env.derived_object(base, None, None, at + k)
 

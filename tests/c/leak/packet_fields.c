@@ -2,7 +2,8 @@
  * is given are different bytes. A DNS-style parser reads a count from two of them; when they
  * were one object, `count == 1` could never hold and the leak after it was on a dead path
  * (c-ares's ares_parse_*_reply, whose every path then returned "bad response"). The leak is
- * where the caller asked for no tidying up. */
+ * where the caller asked for no tidying up. The same holds past a cursor at an offset the
+ * function does not know (`aptr = buf + skip(buf)`): the record's type is two bytes of it. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,5 +28,29 @@ int parse_record(const unsigned char *buf, int len, char **out, int tidy)
     }
     memcpy(name, buf + 7, 1);
     *out = name;
+    return 0;
+}
+
+int skip_name(const unsigned char *p);
+
+int parse_answer(const unsigned char *buf, int len, char **out, int tidy)
+{
+    const unsigned char *aptr = buf + 12;
+    char *copy;
+    if (len < 32)
+        return -1;
+    aptr += skip_name(aptr);
+    if (COUNT16(aptr) != 5 || COUNT16(aptr + 2) != 1)   /* a CNAME of class IN */
+        return -1;
+    copy = malloc(16);                             // expect: memory.leak
+    if (copy == NULL)
+        return -1;
+    if (aptr[4] == 0) {
+        if (tidy)
+            free(copy);
+        return -2;
+    }
+    memcpy(copy, aptr + 5, 1);
+    *out = copy;
     return 0;
 }
