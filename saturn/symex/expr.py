@@ -278,8 +278,26 @@ def _container_of(self, e, st):
 
 def _ptr_add(self, e, st):
     p = self.as_gls(self.value(e.p, st))
-    off = self.as_int(self.value(e.offset, st), T.LONG)
-    k = off.constant()
+    k = self.as_int(self.value(e.offset, st), T.LONG).constant()
+    rest, more = _split_constant(N.uncast(e.offset)) if k is None else (None, 0)
+    if rest is not None:   # `p + (i + 1)`: one past wherever `p + i` is (NOTE [constant-offsets])
+        return _moved(self, _moved(self, p, None), more)
+    return _moved(self, p, k)
+
+
+def _split_constant(e):
+    """(i, k) for an offset `i + k` or `i - k` with k a constant, else (None, 0)."""
+    if isinstance(e, N.Binary) and e.op in ("add", "sub"):
+        a, b = N.uncast(e.a), N.uncast(e.b)
+        if isinstance(b, N.Const):
+            return a, b.value if e.op == "add" else -b.value
+        if isinstance(a, N.Const) and e.op == "add":
+            return b, a.value
+    return None, 0
+
+
+def _moved(self, p, k):
+    """Each location of `p` moved `k` elements on (None: an offset not known)."""
     if k == 0:
         return p
     pairs = []
@@ -308,7 +326,7 @@ def _ptr_add(self, e, st):
 # impossible, and every path past the test dead. A symbolic offset still lands on the one
 # object past p whatever the offset, and constant offsets from there have objects of their
 # own the same way: a parser's cursor `aptr = abuf + len` reads a record's type from `aptr[0]`
-# and `aptr[1]`.
+# and `aptr[1]`, an indexed one from `buf[i]` and `buf[i + 1]`.
 def _at_offset(self, loc, k):
     base, at = (loc.derived_from, loc.offset) if loc.origin == "derived" and \
         loc.offset is not None and loc.derived_from is not None else (loc, 0)

@@ -54,3 +54,22 @@ int parse_answer(const unsigned char *buf, int len, char **out, int tidy)
     *out = copy;
     return 0;
 }
+
+int parse_indexed(const unsigned char *buf, int at, char **out, int tidy)
+{
+    char *copy;
+    if (at < 0 || at > 64)
+        return -1;
+    if (COUNT16(buf + at) != 5 || buf[at + 2] != 1)
+        return -1;
+    copy = malloc(16);                             // expect: memory.leak
+    if (copy == NULL)
+        return -1;
+    if (buf[at + 3] == 0) {
+        if (tidy)
+            free(copy);
+        return -2;
+    }
+    *out = copy;
+    return 0;
+}
