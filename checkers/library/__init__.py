@@ -9,7 +9,8 @@ An entry: `function` (or `functions`, a list) and `op`, with the keys that op re
            realloc    returns new memory; argument `arg` is freed where it succeeds
            free       frees argument `arg` (a number, or a list of them)
            out-alloc  stores new memory through argument `arg` (into its member `field`, if
-                      given), `when` "always" | "ret==0" | "ret>=0"
+                      given: a name, or a list of the spellings it may have), `when` "always"
+                      | "ret==0" | "ret>=0"
   handles  open       returns a new `what` (file, directory, descriptor, socket, ...): a pointer
                       (`fails`: "null", or "minus-one" as mmap's MAP_FAILED) or a descriptor
                       (negative on failure)
@@ -82,8 +83,11 @@ def _out_of_range(where: str, what: str, e: dict) -> str | None:
         if k in e and (not isinstance(e[k], int) or isinstance(e[k], bool) or e[k] < 0):
             raise ConfigError(f"{where}: {what}: {k} must be a number, not {e[k]!r}")
     for k in ("what", "field"):
-        if k in e and not isinstance(e[k], str):
-            raise ConfigError(f"{where}: {what}: {k} must be a string, not {e[k]!r}")
+        ok = isinstance(e.get(k), str) or k == "field" and isinstance(e.get(k), list) and \
+            e[k] and all(isinstance(x, str) for x in e[k])
+        if k in e and not ok:
+            raise ConfigError(f"{where}: {what}: {k} must be a string"
+                              f"{' or a list of them' if k == 'field' else ''}, not {e[k]!r}")
     success = e.get("success")
     if success is not None and (isinstance(success, bool) or
                                 not (isinstance(success, int) or success == "nonzero")):

@@ -46,7 +46,7 @@ _NON_CAPTURING_BASE = (
     "vprintf", "vfprintf", "vsprintf", "vsnprintf", "puts", "fputs", "fputc", "putc", "fwrite",
     "fread", "fgets", "read", "write", "send", "recv", "sscanf", "fscanf", "scanf", "qsort",
     "bsearch", "perror", "open", "fopen", "stat", "lstat", "access", "unlink", "toupper",
-    "tolower",
+    "tolower", "regexec", "regerror",
 )
 NON_CAPTURING = library_spellings(_NON_CAPTURING_BASE)
 # Of those, the ones that write nothing a program reads back through their pointer arguments
@@ -58,6 +58,11 @@ READS_ONLY = library_spellings((
     "vprintf", "vfprintf", "puts", "fputs", "fputc", "putc", "fwrite", "write", "send", "qsort",
     "bsearch", "perror", "access", "unlink", "toupper", "tolower",
 ))
+
+# Of the others, those that write through some of their arguments only, by index: the rest
+# they are given stays as it was (a compiled pattern regexec matches with).
+WRITES_ONLY = {name: args for base, args in (("regexec", (3,)), ("regerror", (2,)))
+               for name in library_spellings((base,))}
 
 # Functions that only read what they are given (the kernel's CONFIG_DEBUG_LIST checks inside
 # list_add and list_del): as unknown calls they would make the list's links unknown, and a walk
@@ -82,8 +87,18 @@ def released(ctx, st, args, which, extra: dict, given=None) -> list:
     if field is None:
         return out
     return [(held, ctx.c.AND(g, g2)) for obj, g in out
-            for member in [ctx.member(obj, field)] if member is not None
+            for member in [spec_member(ctx, obj, field)] if member is not None
             for held, g2 in ctx.locations(ctx.read(member, st))]
+
+
+def spec_member(ctx, obj, field):
+    """The member a spec's `field` names in `obj`: the first of its spellings the struct has
+    (regex_t's `buffer` is `__buffer` without _GNU_SOURCE), or None."""
+    for name in [field] if isinstance(field, str) else field:
+        member = ctx.member(obj, name)
+        if member is not None:
+            return member
+    return None
 
 
 def load_user_specs(config: dict):

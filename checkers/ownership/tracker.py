@@ -19,7 +19,7 @@ from saturn.ir import types as T
 
 from . import apply, conditions, handles, render, report, summary as summaries
 from .escape import ESCAPED
-from .memory import CHECKS_ONLY, READS_ONLY, released
+from .memory import CHECKS_ONLY, READS_ONLY, WRITES_ONLY, released, spec_member
 
 
 class OwnData:
@@ -64,7 +64,7 @@ class OwnershipChecker(Checker[OwnData]):
         # A released block's contents are gone (its pointers no longer hold anything): "args".
         effects = {name: "none" for name in [*self.acquires, *CHECKS_ONLY]}
         effects.update({name: "args" for name in [*self.releases, *self.out_acquires]})
-        effects.update({name: "none" if name in READS_ONLY else "args"
+        effects.update({name: "none" if name in READS_ONLY else WRITES_ONLY.get(name, "args")
                         for name in self.non_capturing})
         return effects
 
@@ -179,7 +179,7 @@ class OwnershipChecker(Checker[OwnData]):
                 held = released(ctx, st, args, self.releases[name], self.extra[name],
                                 lambda a: self.given(ctx, a))
             return ("spec", name, held)
-        if name in self.non_capturing or ctx.library_effect(name) in ("none", "args"):
+        if name in self.non_capturing or ctx.library_effect(name) is not None:
             return None
         given = [(loc, g) for a in args for loc, g in self.given(ctx, a)]
         # An unknown function may change any global, so it may also keep or free what globals
@@ -223,8 +223,8 @@ class OwnershipChecker(Checker[OwnData]):
                 self.escape(ctx, st, held, call.coord, f"'{text}' reallocates the block")
             slots = self.slots(ctx, st, args, i)
             if "field" in extra:   # glob's gl_pathv
-                slots = [(m, g) for obj, g in slots for m in [ctx.member(obj, extra["field"])]
-                         if m is not None]
+                slots = [(m, g) for obj, g in slots
+                         for m in [spec_member(ctx, obj, extra["field"])] if m is not None]
             self.give_out(ctx, st, call, name, slots, valid, *count)
             return
         value, made = self._acquired(ctx, st, call, name, args, extra)

@@ -123,10 +123,12 @@ class Checker(Generic[S]):
         come to `pre_call`/`post_call`, never to the summary events."""
         return False
 
-    def library_effects(self) -> dict[str, str]:
+    def library_effects(self) -> dict:
         """Bodiless library functions the checker's specs know, and what they may change:
-        "none" (allocators, frees) or "args" (what their pointer arguments reach, no globals).
-        The engine's default for other bodiless calls also changes every visible global."""
+        "none" (allocators, frees), "args" (what their pointer arguments reach, no globals), or
+        a tuple of argument indexes (what those arguments reach: `regexec` fills its match
+        array, not the pattern it is given). The engine's default for other bodiless calls also
+        changes every visible global."""
         return {}
 
     def specs_fingerprint(self) -> str:

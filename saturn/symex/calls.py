@@ -34,9 +34,11 @@ def default_call(ev, call: N.Call, args: list, st) -> None:
     effect = "none" if call.callee == N.ASM_CALL else ev.library_effects.get(name)
     if effect == "none":
         return
-    pointed = [(loc, g) for v in args if isinstance(v, GLS) for loc, g in v.entries
+    written = [v for i, v in enumerate(args) if i in effect] if isinstance(effect, tuple) \
+        else args
+    pointed = [(loc, g) for v in written if isinstance(v, GLS) for loc, g in v.entries
                if loc is not None]
-    if effect == "args":
+    if effect == "args" or isinstance(effect, tuple):
         # A library function writes what its arguments point to (`snprintf(info->fix.id,
         # ..)` writes that array, not the rest of *info), and overwrites it for real: where
         # the argument points there (`free(a)` with `a` one of a list's nodes by the path

@@ -5,6 +5,7 @@
 #include <ifaddrs.h>
 #include <limits.h>
 #include <netdb.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,23 @@ size_t ok_glob(const char *pattern) {
     size_t n = g.gl_pathc;
     globfree(&g);
     return n;
+}
+
+int bad_regex(const char *pattern, const char *text) {
+    regex_t re;
+    if (regcomp(&re, pattern, REG_EXTENDED) != 0)   // expect: memory.leak
+        return -1;
+    return regexec(&re, text, 0, NULL, 0) == 0;
+}
+
+int ok_regex(const char *pattern, const char *text) {
+    regex_t re;
+    int found;
+    if (regcomp(&re, pattern, REG_EXTENDED) != 0)
+        return -1;
+    found = regexec(&re, text, 0, NULL, 0) == 0;
+    regfree(&re);
+    return found;
 }
 
 char *ok_strndup_returned(const char *s) {
