@@ -110,8 +110,8 @@ class Build:
                        for e in projects.c_entries(self.db_path)}
 
     def entry_for(self, rel: str):
-        """(entry, how it matched: path, basename or directory) for a changed file, or raise
-        NotReproducible."""
+        """(entry, how it matched: path, basename, directory or ancestor) for a changed file, or
+        raise NotReproducible."""
         sub = self.project.subdir
         tries = [rel, os.path.join(sub, rel) if sub else None,
                  rel[len(sub) + 1:] if sub and rel.startswith(sub + "/") else None]
@@ -121,10 +121,16 @@ class Build:
         base = [r for r in self.by_rel if os.path.basename(r) == os.path.basename(rel)]
         if len(base) == 1:
             return self.by_rel[base[0]], "basename"
-        same_dir = sorted(r for r in self.by_rel if os.path.dirname(r) == os.path.dirname(rel))
-        if same_dir:
-            return self.by_rel[same_dir[0]], "directory"
-        raise NotReproducible(f"no compile command for {rel}")
+        # A directory the build does not have yet (c-ares' src/lib/record/) is built as the
+        # nearest one above it that the build has.
+        d, how = os.path.dirname(rel), "directory"
+        while True:
+            same_dir = sorted(r for r in self.by_rel if os.path.dirname(r) == d)
+            if same_dir:
+                return self.by_rel[same_dir[0]], how
+            if not d:
+                raise NotReproducible(f"no compile command for {rel}")
+            d, how = os.path.dirname(d), "ancestor"
 
 
 def _dir_map(b: Build, entry, rel: str) -> tuple[str, str] | None:
@@ -282,7 +288,7 @@ def tree_c_files(b: Build, tree: str, maps: list) -> list[str]:
 
 def _buildable(b: Build, rel: str) -> bool:
     try:
-        return b.entry_for(rel)[1] != "basename"
+        return b.entry_for(rel)[1] in ("path", "directory")
     except NotReproducible:
         return False
 
