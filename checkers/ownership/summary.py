@@ -252,8 +252,10 @@ def _grows(ctx, g, obj, value, other, when) -> list:
     else."""
     if not ctx.can(g, when, other):
         return []
-    kept = ctx.pointers_equal(value, ctx.initial(obj))
-    return [None] if ctx.can(g, when, other, -kept) else ["grows"]
+    initial = ctx.input_value(obj)
+    if initial is None:
+        return [None]
+    return [None] if ctx.can(g, when, other, -ctx.pointers_equal(value, initial)) else ["grows"]
 
 
 def _descriptors_in(ctx, data, value) -> list:
