@@ -2,7 +2,7 @@
 call, and the new memory its summary hands out after it (summary.py infers them)."""
 from __future__ import annotations
 
-from saturn.plugin.checker import callee_summary
+from saturn.plugin.checker import FALSE, callee_summary
 from saturn.ir import types as T
 
 from . import conditions
@@ -141,10 +141,9 @@ def apply(ctx, checker, call, summary, escapees, args, st, held=None) -> None:
         valid = ctx.c.AND(ctx.c.new_var(), conditions.lit(ctx, when, after))
         if "grows" in flags:
             for slot, g, before in held.get(("field", i, repr(steps)), []):
-                mine = ctx.c.OR_all(gl for loc, gl in ctx.locations(before)
-                                    if loc.root.origin in OWN_STORAGE)
+                kept = _kept_by_grower(ctx, before)
                 value, made = checker.acquire(ctx, st, call.coord, name, call.text, slot.type,
-                                              ctx.c.AND_all([valid, -mine, g]))
+                                              ctx.c.AND_all([valid, -kept, g]))
                 ctx.write(slot, ctx.ite(made, value, before), g, st)
             continue
         slots = ctx.resolve([["param", i], ["deref"]] + steps, args, ret, st)
@@ -153,10 +152,21 @@ def apply(ctx, checker, call, summary, escapees, args, st, held=None) -> None:
 
 # NOTE [grown-fields]: a callee that replaces a field of *param with a bigger block only when
 # the old one is too small (mbedtls's mpi_grow) leaves the field as it was elsewhere. Where the
-# caller's field points to its own array (a local or a global) the caller sized it, and the
-# callee keeps it; elsewhere (null, a block, what the caller was given) the field may be new
-# memory after the call, and the old block is the callee's escapee (it frees it).
-OWN_STORAGE = ("local", "global")
+# field is null, a block, or what the caller was given, it may be new memory after the call,
+# and the old block is the callee's escapee (it frees it). Where it points to the caller's own
+# array (a local or a global) the caller sized it, and the callee keeps it; so too where the
+# caller does not know what it points to (another callee changed it: the stack array behind an
+# mpi that a sum left in place).
+GROWN = ("env", "heap")
+
+
+def _kept_by_grower(ctx, before) -> int:
+    """Where a grown field keeps what it held before the call (NOTE [grown-fields]): the
+    caller's own array, or an unknown another callee left there, null or not."""
+    pairs = ctx.locations(before)
+    unknown = any(loc.root.origin == "fresh" for loc, _ in pairs)
+    null = -ctx.truth(before) if unknown else FALSE
+    return ctx.c.OR_all([gl for loc, gl in pairs if loc.root.origin not in GROWN] + [null])
 
 
 def held_out_params(ctx, summary, args, st) -> dict:

@@ -123,3 +123,27 @@ void ok_grow_in_place(num *x, int k) {
     if (num_grow(x, 16) == 0)
         x->p[0] = k;
 }
+
+unsigned long *pool_get(size_t n);   /* no body here: what it returns is unknown */
+
+int num_attach(num *x) {
+    unsigned long *q = pool_get(x->n);
+    if (q)
+        x->p = q;
+    return q ? 0 : -1;
+}
+
+/* After num_attach the limbs are the stack's or the pool's, which this function cannot see
+ * into: a grow keeps them (mbedtls's ecp_mod_p448 shifting a sum held in a stack array). */
+int ok_unknown_then_grown(int k) {
+    num a;
+    unsigned long limbs[8];
+    a.n = 8;
+    a.p = limbs;
+    if (num_attach(&a))
+        return -1;
+    if (num_grow(&a, 4))
+        return -1;
+    a.p[0] = k;
+    return check(k);
+}
