@@ -69,8 +69,13 @@ def _summarized_call(ev, call, args, st, modifies, label) -> None:
     the callee's entry state, so all are resolved before anything changes: `take(list)`
     returns the head it found, not the head it left."""
     memo: dict = {}
-    targets = [(repr(steps), hit) for steps in modifies
+    targets = [(repr(steps), hit) for steps in modifies if steps[-1] != ["any"]
                for hit in resolve(ev, steps, args, None, st, memo)]
+    wholes = [hit for steps in modifies if steps[-1] == ["any"]
+              for hit in resolve(ev, steps[:-1], args, None, st, memo)]
+    if wholes:   # NOTE [whole-arrays]: what was met inside them, before anything changes
+        targets += [(f"inside:{obj.uid}", (obj, g)) for obj in ev.met(st)
+                    if (g := _under(ev.c, obj, wholes)) != FALSE]
     copied = copies.values(ev, ev.copies.get(call.callee), args, st, memo)
     result = fields = None
     if call.lv is not None:
@@ -135,12 +140,12 @@ def _below_address_space(ev, call, st) -> None:
 def _under(c, obj, locs) -> int:
     """Where `obj` is one of the (location, guard) pairs `locs`, or a part of one: inside an
     object at the same address that is no larger (a view of the block; not the struct whose
-    first member was pointed to)."""
+    first member was pointed to), or pointer arithmetic reaches it from one (`buf + 4`)."""
     found, cur = [], obj
     while cur is not None:
         found += [g for loc, g in locs
                   if cur is loc or (cur.addr is loc.addr and _size(cur) <= _size(loc))]
-        cur = cur.parent
+        cur = cur.parent if cur.parent is not None else cur.derived_from
     return c.OR_all(found) if found else FALSE
 
 

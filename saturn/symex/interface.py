@@ -104,8 +104,9 @@ def _in_view(obj: Obj) -> bool:
 
 
 def modified(ev, exit_state, limit: int = 64):
-    """Interface objects whose exit value may differ from their entry value (M of §2.5.2), or
-    None when there are more than `limit` (callers then assume the worst)."""
+    """Interface objects whose exit value may differ from their entry value (M of §2.5.2); over
+    `limit`, the arrays they are elements of as wholes (NOTE [whole-arrays]), or None when there
+    are still more (callers then assume the worst)."""
     out, env = [], ev.env
     for obj, value in exit_state.memory.items():
         initial = env.initial_values.get(obj)
@@ -115,9 +116,25 @@ def modified(ev, exit_state, limit: int = 64):
         if steps is None or steps[0][0] == "ret" or same(ev, value, initial):
             continue
         out.append(steps)
-        if len(out) > limit:
-            return None
-    return sorted(out, key=str)
+    if len(out) > limit:
+        out = _wholes(out)
+    return sorted(out, key=str) if len(out) <= limit else None
+
+
+# NOTE [whole-arrays]: a function that writes more interface objects than a summary lists (a
+# hash's final step writing 64 bytes of its output one by one) says which arrays or blocks it
+# writes somewhere inside, `[..., ["any"]]`: the path up to its first element or offset step.
+# A caller forgets what it knows of those objects and everything inside them, and keeps the
+# rest: the hash context's other fields, the pointers beside them. Saying nothing (None) made
+# callers forget everything the arguments reach, a freed-then-kept pointer among it.
+def _wholes(paths: list) -> list:
+    cut = []
+    for steps in paths:
+        i = next((k for k, s in enumerate(steps) if s[0] in ("index", "derived")), None)
+        cut.append(steps if i is None else steps[:i] + [["any"]])
+    wholes = {repr(c[:-1]) for c in cut if c[-1] == ["any"]}
+    return [c for c in {repr(c): c for c in cut}.values()
+            if c[-1] == ["any"] or not any(repr(c[:k]) in wholes for k in range(1, len(c)))]
 
 
 def returned(ctx, exit_state):
