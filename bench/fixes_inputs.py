@@ -271,7 +271,8 @@ def tree_c_files(b: Build, tree: str, maps: list) -> list[str]:
     """The extracted tree's .c files that the project's build compiles: those the compile
     database has (same path, or the same name in a directory a changed file was mapped from),
     and, as for a changed file, those it would build with a directory's flags (an older tree's
-    files that a later release merged or renamed: lighttpd's data_string.c)."""
+    files that a later release merged or renamed: lighttpd's data_string.c; a newer tree's
+    directories: c-ares's src/lib/dsa/)."""
     out = []
     for dirpath, dirnames, names in os.walk(tree):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
@@ -288,7 +289,7 @@ def tree_c_files(b: Build, tree: str, maps: list) -> list[str]:
 
 def _buildable(b: Build, rel: str) -> bool:
     try:
-        return b.entry_for(rel)[1] in ("path", "directory")
+        return b.entry_for(rel)[1] != "basename"
     except NotReproducible:
         return False
 
