@@ -84,7 +84,6 @@ def _sized(ctx, call, args):
 
 
 def apply(ctx, checker, call, summary, escapees, args, st, held=None) -> None:
-    held = held or {}
     if escapees:
         checker.escape(ctx, st, escapees, call.coord, f"'{call.text}' {checker.kept_note}")
     name = (call.callee or "").rsplit(":", 1)[-1]
@@ -93,25 +92,7 @@ def apply(ctx, checker, call, summary, escapees, args, st, held=None) -> None:
         value, _ = checker.acquire(ctx, st, call.coord, name, call.text, call.ret)
         ctx.store(call.lv, value, st)
     elif summary.get("allocator") and call.lv is not None:
-        valid = _sized(ctx, call, args)
-        if summary.get("allocator_when"):
-            valid = ctx.c.AND(valid or ctx.c.new_var(), conditions.lit(
-                ctx, summary["allocator_when"], conditions.CallView(ctx, None, args, st)))
-        obj, v = checker.allocate(ctx, st, call.coord, name, call.text, valid)
-        ctx.store(call.lv, ctx.pointer([(obj, v), (None, -v)]), st)
-        typed = ctx.pointer([(ctx.view(obj, getattr(call.lv.type, "target", None)), v)])
-        made = {}
-        for steps in summary.get("fields", []):
-            for slot, g in ctx.resolve([["ret"], ["deref"]] + steps, [], typed, st):
-                # A field exists only with the block that holds it.
-                inner, v2 = checker.allocate(ctx, st, call.coord, name, call.text,
-                                             ctx.c.AND(ctx.c.new_var(), v))
-                made[repr(steps)] = ctx.pointer([(inner, v2), (None, -v2)])
-                ctx.write(slot, made[repr(steps)], g, st)
-        for steps, other in summary.get("field_aliases", []):
-            for slot, g in ctx.resolve([["ret"], ["deref"]] + other, [], typed, st):
-                if repr(steps) in made:
-                    ctx.write(slot, made[repr(steps)], g, st)
+        _allocated_result(ctx, checker, call, summary, args, st, name)
     elif summary.get("returns_param") is not None and call.lv is not None and \
             checker.writes_returned_param:   # NOTE [result-writers]
         i = summary["returns_param"]
@@ -121,6 +102,34 @@ def apply(ctx, checker, call, summary, escapees, args, st, held=None) -> None:
             pick = ctx.c.new_var()
             pairs = [(loc, ctx.c.AND(pick, g)) for loc, g in args[i].entries] + [(None, -pick)]
             ctx.store(call.lv, ctx.pointer(pairs), st)
+    _handed_out(ctx, checker, call, summary, args, st, held or {}, name)
+
+
+def _allocated_result(ctx, checker, call, summary, args, st, name) -> None:
+    """An allocator's new block in the call's result, with the fields it comes with."""
+    valid = _sized(ctx, call, args)
+    if summary.get("allocator_when"):
+        valid = ctx.c.AND(valid or ctx.c.new_var(), conditions.lit(
+            ctx, summary["allocator_when"], conditions.CallView(ctx, None, args, st)))
+    obj, v = checker.allocate(ctx, st, call.coord, name, call.text, valid)
+    ctx.store(call.lv, ctx.pointer([(obj, v), (None, -v)]), st)
+    typed = ctx.pointer([(ctx.view(obj, getattr(call.lv.type, "target", None)), v)])
+    made = {}
+    for steps in summary.get("fields", []):
+        for slot, g in ctx.resolve([["ret"], ["deref"]] + steps, [], typed, st):
+            # A field exists only with the block that holds it.
+            inner, v2 = checker.allocate(ctx, st, call.coord, name, call.text,
+                                         ctx.c.AND(ctx.c.new_var(), v))
+            made[repr(steps)] = ctx.pointer([(inner, v2), (None, -v2)])
+            ctx.write(slot, made[repr(steps)], g, st)
+    for steps, other in summary.get("field_aliases", []):
+        for slot, g in ctx.resolve([["ret"], ["deref"]] + other, [], typed, st):
+            if repr(steps) in made:
+                ctx.write(slot, made[repr(steps)], g, st)
+
+
+def _handed_out(ctx, checker, call, summary, args, st, held, name) -> None:
+    """New things the callee leaves behind its out-parameters and in their fields."""
     ret = ctx.load(call.lv, st) if call.lv is not None else None
     after = conditions.CallView(ctx, ret, args, st)
     for i, when, *flags in summary.get("out_alloc", []):
