@@ -220,12 +220,31 @@ def _field_allocs(ctx, data, rules, g, view) -> list:
     points to that holds new memory at the exit, kept by nothing but that field, and holds
     nothing else (new memory or null) wherever `when` holds: a helper that fills the field on
     success. With a fourth element "grows": elsewhere the field holds what it held on entry (a
-    buffer grown only when too small: NOTE [grown-fields])."""
-    out = []
+    buffer grown only when too small: NOTE [grown-fields]). A block is one field's: not one
+    another new block holds (gdbm's current bucket, also in the cache array), nor a second
+    field pointing into it (the cache's current entry), which a caller would take for two."""
+    inner = {loc.root for obj, value in ctx.pointer_slots(view.st)
+             if obj.root in data.new_locs for loc, _ in ctx.locations(value)}
+    out, owners = [], {}
+    for entry, new in _field_candidates(ctx, data, rules, g, view):
+        roots = {loc.root for loc, _ in new}
+        if roots & inner or entry[:3] in [e[:3] for e in out]:
+            continue
+        rival = next((k for k, r in owners.items() if r & roots), None)
+        if rival is None:
+            owners[len(out)] = roots
+            out.append(entry)
+        elif all(loc is loc.root for loc, _ in new):   # the block itself, not a pointer into it
+            out[rival] = entry
+    return out[:8]
+
+
+def _field_candidates(ctx, data, rules, g, view):
+    """(entry, new locations) of the fields of *param that hold new memory (see above)."""
     params = {p.index: p for p in ctx.fn.params if isinstance(p.type, T.PtrT) and
               isinstance(p.type.target, T.StructT)}
-    if not params or not data.new_locs:
-        return out
+    if not data.new_locs:
+        return
     for i, p in sorted(params.items()):
         initial = ctx.param_value(p)
         objects = {slot for slot, _ in ctx.locations(initial)} if initial is not None else set()
@@ -241,9 +260,8 @@ def _field_allocs(ctx, data, rules, g, view) -> list:
                 when = conditions.find(ctx, g, valid, view)
                 entry = [i, [["field", obj.step]], when] + _grows(ctx, g, obj, value, other,
                                                                   conditions.lit(ctx, when, view))
-                if entry[-1] is not None and entry[:3] not in [e[:3] for e in out]:
-                    out.append(entry)
-    return out[:8]
+                if entry[-1] is not None:
+                    yield entry, new
 
 
 def _grows(ctx, g, obj, value, other, when) -> list:
