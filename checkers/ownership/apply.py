@@ -150,6 +150,8 @@ def _handed_out(ctx, checker, call, summary, args, st, held, name) -> None:
         valid = ctx.c.AND(ctx.c.new_var(), conditions.lit(ctx, when, after))
         if "grows" in flags:
             for slot, g, before in held.get(("field", i, repr(steps)), []):
+                if _global_reach(ctx, slot):
+                    continue
                 kept = _kept_by_grower(ctx, before)
                 value, made = checker.acquire(ctx, st, call.coord, name, call.text, slot.type,
                                               ctx.c.AND_all([valid, -kept, g]))
@@ -165,8 +167,21 @@ def _handed_out(ctx, checker, call, summary, args, st, held, name) -> None:
 # and the old block is the callee's escapee (it frees it). Where it points to the caller's own
 # array (a local or a global) the caller sized it, and the callee keeps it; so too where the
 # caller does not know what it points to (another callee changed it: the stack array behind an
-# mpi that a sum left in place).
+# mpi that a sum left in place). Nor where a pointer a global holds leads to the field: what
+# is stored there is the program's (an escape, as any store into what a global reaches), so a
+# block given there could only be lost by the callees that move it between the nodes' fields
+# in ways a caller's view of their changes does not follow (dnsmasq's lease names).
 GROWN = ("env", "heap")
+
+
+def _global_reach(ctx, slot) -> bool:
+    """Whether a field is reached through a pointer a global holds, or one a loop lost track
+    of: what grows there is the program's (dnsmasq's lease list, whose names other callees
+    move between the nodes' fields)."""
+    if slot.root.origin in ("local", "heap"):
+        return False
+    steps = ctx.interface_steps(slot)
+    return steps is None or steps[0][0] == "global" and ["deref"] in steps
 
 
 def _kept_by_grower(ctx, before) -> int:
