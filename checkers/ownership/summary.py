@@ -221,14 +221,21 @@ def _field_allocs(ctx, data, rules, g, view) -> list:
     nothing else (new memory or null) wherever `when` holds: a helper that fills the field on
     success. With a fourth element "grows": elsewhere the field holds what it held on entry (a
     buffer grown only when too small: NOTE [grown-fields]). A block is one field's: not one
-    another new block holds (gdbm's current bucket, also in the cache array), nor a second
-    field pointing into it (the cache's current entry), which a caller would take for two."""
-    inner = {loc.root for obj, value in ctx.pointer_slots(view.st)
-             if obj.root in data.new_locs for loc, _ in ctx.locations(value)}
+    held by another field's new block (gdbm's current bucket, also in the cache array), nor a
+    second field pointing into it (the cache's current entry), which a caller would take for
+    two. A chain's next element, held by the elements after it, stays the field's."""
+    candidates = [(entry, new, {loc.root for loc, _ in new})
+                  for entry, new in _field_candidates(ctx, data, rules, g, view)]
+    holders: dict = {}   # a new block -> the new blocks holding a pointer to it
+    for obj, value in ctx.pointer_slots(view.st):
+        if obj.root in data.new_locs:
+            for loc, _ in ctx.locations(value):
+                holders.setdefault(loc.root, set()).add(obj.root)
     out, owners = [], {}
-    for entry, new in _field_candidates(ctx, data, rules, g, view):
-        roots = {loc.root for loc, _ in new}
-        if roots & inner or entry[:3] in [e[:3] for e in out]:
+    for entry, new, roots in candidates:
+        held_in = set().union(*[holders.get(r, set()) for r in roots]) - roots
+        if any(held_in & other for e, _, other in candidates if e is not entry) or \
+                entry[:3] in [e[:3] for e in out]:
             continue
         rival = next((k for k, r in owners.items() if r & roots), None)
         if rival is None:
