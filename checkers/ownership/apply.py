@@ -162,22 +162,18 @@ def _handed_out(ctx, checker, call, summary, args, st, held, name) -> None:
 
 
 # NOTE [grown-fields]: a callee that replaces a field of *param with a bigger block only when
-# the old one is too small (mbedtls's mpi_grow) leaves the field as it was elsewhere. Where the
-# field is null, a block, or what the caller was given, it may be new memory after the call,
-# and the old block is the callee's escapee (it frees it). Where it points to the caller's own
-# array (a local or a global) the caller sized it, and the callee keeps it; so too where the
-# caller does not know what it points to (another callee changed it: the stack array behind an
-# mpi that a sum left in place). Nor where a pointer a global holds leads to the field: what
-# is stored there is the program's (an escape, as any store into what a global reaches), so a
-# block given there could only be lost by the callees that move it between the nodes' fields
-# in ways a caller's view of their changes does not follow (dnsmasq's lease names).
+# the old one is too small leaves the field as it was elsewhere, and frees the old block where
+# it replaces it (its escapee). After the call the field may hold new memory where it held null,
+# a block, or what the caller was given. It keeps what it held where that is the caller's own
+# array (a local or a global: the caller sized it) or an unknown another callee left there.
+# Nothing new is given where a pointer a global holds leads to the field: a store there is an
+# escape anyway, so a block given there could only be lost to callees moving it between the
+# nodes of a global structure in ways a caller's view of their changes does not follow.
 GROWN = ("env", "heap")
 
 
 def _global_reach(ctx, slot) -> bool:
-    """Whether a field is reached through a pointer a global holds, or one a loop lost track
-    of: what grows there is the program's (dnsmasq's lease list, whose names other callees
-    move between the nodes' fields)."""
+    """Whether a pointer a global holds, or one a loop lost track of, leads to the field."""
     if slot.root.origin in ("local", "heap"):
         return False
     steps = ctx.interface_steps(slot)

@@ -121,12 +121,11 @@ def modified(ev, exit_state, limit: int = 64):
     return sorted(out, key=str) if len(out) <= limit else None
 
 
-# NOTE [whole-arrays]: a function that writes more interface objects than a summary lists (a
-# hash's final step writing 64 bytes of its output one by one) says which arrays or blocks it
-# writes somewhere inside, `[..., ["any"]]`: the path up to its first element or offset step.
-# A caller forgets what it knows of those objects and everything inside them, and keeps the
-# rest: the hash context's other fields, the pointers beside them. Saying nothing (None) made
-# callers forget everything the arguments reach, a freed-then-kept pointer among it.
+# NOTE [whole-arrays]: a function that writes more interface objects than a summary lists
+# (bytes of an output written one by one) says which arrays or blocks it writes somewhere
+# inside, `[..., ["any"]]`: the path up to its first element or offset step. A caller forgets
+# what it knows of those objects and everything inside them, and keeps the rest (the pointers
+# beside them), where None would make it forget everything the arguments reach.
 def _wholes(paths: list) -> list:
     cut = []
     for steps in paths:
