@@ -31,8 +31,8 @@ def prepare(ctx, checker, summary, args, st):
 def _pin_value(ctx, d, args, st, data) -> int:
     if d["kind"] == "field":
         objs = ctx.resolve(d["path"], args, None, st)
-        _inherit(ctx, data, objs, st, d.get("eq"))
-        return _read_truth(ctx, objs, st, d.get("eq"))
+        _inherit(ctx, data, objs, st, d.get("eq"), d.get("bit"))
+        return _read_truth(ctx, objs, st, d.get("eq"), d.get("bit"))
     if d["index"] >= len(args):
         return ctx.c.new_var()
     value = args[d["index"]]
@@ -46,7 +46,7 @@ def _pin_value(ctx, d, args, st, data) -> int:
     return ctx.truth(value)
 
 
-def _inherit(ctx, data, objs, st, eq) -> None:
+def _inherit(ctx, data, objs, st, eq, bit) -> None:
     """A callee's flag that is still this function's entry value of an input field becomes a
     proposition of this summary too (NOTE [lock-propositions]): the callee behaves by it, so
     this function does (sound/core's snd_pcm_action takes the group lock as its callee
@@ -58,16 +58,19 @@ def _inherit(ctx, data, objs, st, eq) -> None:
     unchanged = ctx.same(st.memory.get(obj, initial), initial)   # NOTE [lazy-values]
     steps = ctx.interface_steps(obj) if unchanged else None
     if input_field(steps):
-        data.inherited.setdefault((obj, eq), (steps, initial))
+        data.inherited.setdefault((obj, eq, bit), (steps, initial))
 
 
-def _read_truth(ctx, objs, st, eq=None) -> int:
-    """`value != 0` (or `value == eq`) of the object the path names (guarded), or a fresh
-    literal if none."""
+def _read_truth(ctx, objs, st, eq=None, bit=None) -> int:
+    """`value != 0` (or `value == eq`, or its bit) of the object the path names (guarded), or a
+    fresh literal if none."""
     if not objs:
         return ctx.c.new_var()
 
     def test(value):
+        if bit is not None:
+            bits = getattr(ctx.force(value), "bits", ())
+            return bits[bit] if bit < len(bits) else ctx.c.new_var()
         return ctx.truth(value) if eq is None else equals_const(ctx.c, value, eq)
     values = [(g, test(ctx.read(o, st))) for o, g in objs]
     lit = values[-1][1]

@@ -3,11 +3,12 @@ the parameters the lock behaviour depends on, flag words' bits, and input fields
 from __future__ import annotations
 
 from saturn.plugin.checker import equals_const
-from saturn.ir import nodes as N
+from saturn.ir import flags, nodes as N
 from saturn.ir import types as T
 
 MAX_PIN = 3
 MAX_FIELD_TRIES = 6
+MAX_FIELD_PROPS = 8   # a field's bits count one each
 
 
 def _is_int(t) -> bool:
@@ -59,20 +60,8 @@ def input_props(ctx):
 
 def _tested_params(fn) -> set:
     """The uids of parameters a branch condition reads."""
-    return {e.lv.sym.uid for e in _condition_parts(fn)
+    return {e.lv.sym.uid for e in flags.condition_parts(fn)
             if isinstance(e, N.Read) and isinstance(e.lv, N.VarLv) and e.lv.sym.kind == "param"}
-
-
-def _condition_parts(fn):
-    """Every expression inside the functions' branch conditions, casts included."""
-    for block in fn.blocks.values():
-        stack = [getattr(block.term, "cond", None)]
-        while stack:
-            e = stack.pop()
-            if not isinstance(e, N.Expr):
-                continue
-            yield e
-            stack.extend((getattr(e, "a", None), getattr(e, "b", None)))
 
 
 def command_codes(ctx) -> dict:
@@ -101,7 +90,7 @@ def flag_words(ctx) -> dict:
 
 def _bit_tests(fn):
     """(parameter uid, single-bit mask) for `param & mask` tested in a branch condition."""
-    for e in _condition_parts(fn):
+    for e in flags.condition_parts(fn):
         if isinstance(e, N.Binary) and e.op == "and":
             a, b = N.uncast(e.a), N.uncast(e.b)
             for x, y in ((a, b), (b, a)):
@@ -111,34 +100,49 @@ def _bit_tests(fn):
                     yield x.lv.sym.uid, y.value
 
 
-def field_candidates(ctx, data):
-    """Integer objects reached from the parameters or globals whose entry value the function
-    read before its first lock operation (`substream->pcm->nonatomic` choosing the lock), as
-    further input propositions (NOTE [lock-propositions]); tried only when the summary is
-    ambiguous without them. A value read after taking the lock (`if (dev->busy) return;`
-    before the unlock) is not one: that is the forgotten-unlock bug the report is for."""
+def field_candidates(ctx, before):
+    """Integer and pointer objects reached from the parameters or globals whose entry value the
+    function read early (the inputs in `before`: read before its first lock operation, or
+    before its first on the locks concerned), as further input propositions (NOTE
+    [lock-propositions]): `substream->pcm->nonatomic` choosing the lock, a transaction's
+    parent that says it is nested. A field that the function masks bit by bit
+    (`txn->flags & TXN_RDONLY`) gives those bits. A value read after taking the lock (`if
+    (dev->busy) return;` before the unlock) is not one: that is the forgotten-unlock bug the
+    report is for."""
     out = []
-    before = data.read_before(ctx)
     for obj, value in ctx.inputs.items():
-        if obj not in before or not isinstance(obj.type, T.IntT):
+        if obj not in before or not isinstance(obj.type, (T.IntT, T.PtrT)):
             continue
         steps = ctx.interface_steps(obj)
         if input_field(steps):
-            out.append((steps, value))
+            out.append((steps, value, isinstance(obj.type, T.IntT)))
+    tested, masks = flags.field_bits(ctx.fn)
     out.sort(key=lambda sv: (len(sv[0]), ctx.render_path(sv[0])))
-    props = [field_prop(ctx, steps, value) for steps, value in out]
-    # `if (sbi->options.nfs == FAT_NFS_NOSTALE_RO) mutex_lock(...)`: a field against a constant
-    # the function compares with.
+    first = [sv for sv in out if sv[0][-1][0] == "field" and sv[0][-1][1] in tested]
+    props = []
+    # The fields a branch tests first (a count no branch reads must not crowd out the
+    # flags), then `if (sbi->options.nfs == FAT_NFS_NOSTALE_RO) mutex_lock(...)`: a field
+    # against a constant the function compares with, then the others.
+    for steps, value, integer in first:
+        bits = masks.get(steps[-1][1], ()) if integer else ()
+        props += [field_prop(ctx, steps, value, bit=b) for b in bits
+                  if b < len(getattr(value, "bits", ()))] or [field_prop(ctx, steps, value)]
     props += [field_prop(ctx, steps, value, k)
-              for k in _compared_constants(ctx.fn) for steps, value in out]
-    return props[:MAX_FIELD_TRIES]
+              for k in _compared_constants(ctx.fn) for steps, value, integer in out if integer]
+    props += [field_prop(ctx, steps, value) for sv in out if sv not in first
+              for steps, value, _ in [sv]]
+    for d, _ in props:
+        if "bit" not in d and "eq" not in d and \
+                not any(sv[2] for sv in out if sv[0] is d["path"]):
+            d["kind_of"] = True   # a pointer's presence: KIND_PROPS
+    return props[:MAX_FIELD_PROPS]
 
 
 def inherited_props(ctx, data) -> list:
     """The callees' flags this function passes on (`_inherit` in lock_apply.py), as input
     propositions; kept only where they matter (`_matters`)."""
-    return sorted((field_prop(ctx, steps, value, eq)
-                   for (_, eq), (steps, value) in data.inherited.items()), key=_prop_order)
+    return sorted((field_prop(ctx, steps, value, eq, bit)
+                   for (_, eq, bit), (steps, value) in data.inherited.items()), key=_prop_order)
 
 
 def input_field(steps) -> bool:
@@ -146,9 +150,20 @@ def input_field(steps) -> bool:
     return bool(steps) and len(steps) > 1 and steps[0][0] in ("param", "global")
 
 
-def field_prop(ctx, steps, value, eq=None):
-    """The input proposition `field != 0`, or `field == eq`, with its literal."""
+def kind_of_object(d) -> bool:
+    """Whether an input proposition says what kind of object a function is given: a bit of a
+    flag word, or whether a pointer in it is set (a transaction's parent). These may take
+    several together to settle a release (lock_summary._refined)."""
+    return "bit" in d or bool(d.get("kind_of"))
+
+
+def field_prop(ctx, steps, value, eq=None, bit=None):
+    """The input proposition `field != 0`, `field == eq`, or `field & (1 << bit)`, with its
+    literal."""
     name = ctx.render_path(steps)
+    if bit is not None:
+        return ({"kind": "field", "path": steps, "name": f"{name} & {1 << bit:#x}", "bit": bit},
+                value.bits[bit])
     if eq is None:
         return {"kind": "field", "path": steps, "name": name}, ctx.truth(value)
     return ({"kind": "field", "path": steps, "name": f"{name} == {eq}", "eq": eq},

@@ -24,7 +24,7 @@ from typing import NamedTuple
 from saturn.plugin.checker import FALSE
 
 from .lock_props import (MAX_FIELD_TRIES, MAX_PIN, field_candidates, inherited_props,
-                         input_props, output_props)
+                         input_props, kind_of_object, output_props)
 from .lock_states import REL, E, L, R, U
 
 
@@ -67,6 +67,14 @@ def _outcomes(lock) -> dict:
 
 def _ambiguous(locks) -> int:
     return sum(1 for lk in locks for exits in _outcomes(lk).values() if {U, L} <= exits)
+
+
+def _ambiguity(locks) -> float:
+    """The share of the locks' entry conditions with an exit locked or unlocked: a share, not a
+    count, so that one of several conditions a release needs together (no parent, not
+    read-only) counts as progress."""
+    groups = [exits for lk in locks for exits in _outcomes(lk).values()]
+    return sum(1 for exits in groups if {U, L} <= exits) / len(groups) if groups else 0.0
 
 
 def _vague(lock) -> float:
@@ -177,24 +185,90 @@ def _refined(ctx, checker, exit_state, pin, pout, memo):
     if added:
         pin = pin + added
         locks = {uid: tried.get(uid) or _widen(lk, len(added)) for uid, lk in locks.items()}
-    locks = list(locks.values())
+    uids, locks = list(locks), list(locks.values())
+    data = checker.state(ctx)
     if _ambiguous(locks):
-        # The exit state may follow a value the function reads from its inputs (a flag in a
-        # struct): add such propositions one at a time while they remove ambiguity.
-        for cand in field_candidates(ctx, checker.state(ctx)):
-            if len(pin) >= MAX_PIN + 2:
+        # Only the propositions that matter take the places of the fields'.
+        keep = [j for j in range(len(pin)) if any(_matters(lk["transitions"], j) for lk in locks)]
+        pin = [pin[j] for j in keep]
+        locks = [dict(lk, transitions=_project(lk["transitions"], keep)) for lk in locks]
+        cands = field_candidates(ctx, data.read_before(ctx))
+        # Fields that say what kind of object it is given and together settle every exit
+        # (no parent, not read-only: lmdb's mdb_txn_end), each making a share of them plain;
+        # else only those that settle some on their own (a callee that releases by the
+        # state of an object, `o->del || o->cmt`, stays ambiguous: NOTE [vague-callees]).
+        by_share = _fields(ctx, checker, exit_state, pin, pout, memo, locks, cands, _ambiguity)
+        if not _ambiguous(by_share[1]):
+            fewest = _fewest(ctx, checker, exit_state, pout, memo, *by_share, len(pin),
+                             _ambiguous)
+            if any(kind_of_object(d) for d, _ in fewest[0][len(pin):]):
+                return fewest
+        return _fields(ctx, checker, exit_state, pin, pout, memo, locks, cands, _ambiguous)
+    erring = [uid for uid, lk in zip(uids, locks) if _errs(lk)]
+    if erring:
+        # NOTE [callback-flags]
+        before = set().union(*(data.read_before(ctx, uid) for uid in erring))
+        cands = field_candidates(ctx, before)
+        got = _fields(ctx, checker, exit_state, pin, pout, memo, locks, cands, _erring_share)
+        if not _erring_share(got[1]):
+            return _fewest(ctx, checker, exit_state, pout, memo, *got, len(pin), _erring_share)
+    return pin, locks
+
+
+# NOTE [callback-flags]: a function that takes a lock again only where a flag of what it is
+# given says it may (mosquitto's packet__queue writes a packet, taking the callback mutex,
+# only where `mosq->in_callback` is clear: the library sets it while a user's callback runs
+# with that mutex held) errs on a held entry by that flag. The flags read before the
+# function's first operation on that lock (not before its first on any lock: the packet
+# queue's own mutex comes first) that together settle every such error become its
+# propositions, and through the callers that pass the object on (NOTE [lock-propositions])
+# the library's callback sees its flag set. Only when they settle them all: a flag that
+# settles half leaves the caller what it knew.
+def _errs(lock) -> bool:
+    """An entry condition with an error and another outcome."""
+    return any(E in exits and len(exits) > 1 for exits in _outcomes(lock).values())
+
+
+def _erring_share(locks) -> float:
+    groups = [exits for lk in locks for exits in _outcomes(lk).values()]
+    return sum(1 for exits in groups if E in exits and len(exits) > 1) / len(groups) \
+        if groups else 0.0
+
+
+def _fewest(ctx, checker, exit_state, pout, memo, pin, locks, first, unsettled):
+    """Without the added propositions (from index `first` on) that the others make needless
+    (`nfs != 0` beside `nfs == 2`)."""
+    j = first
+    while j < len(pin):
+        fewer = pin[:j] + pin[j + 1:]
+        try:
+            trial = list(_locks(ctx, checker, exit_state, fewer, pout, memo=memo).values())
+        except OverBudget:
+            break
+        if unsettled(trial):
+            j += 1
+        else:
+            pin, locks = fewer, trial
+    return pin, locks
+
+
+def _fields(ctx, checker, exit_state, pin, pout, memo, locks, cands, measure):
+    """The exit state may follow a value the function reads from its inputs (a flag in a
+    struct): such propositions added one at a time while they lower `measure`."""
+    for cand in cands:
+        if len(pin) >= MAX_PIN + 2:
+            break
+        if any(cand[0] == d for d, _ in pin):
+            continue
+        try:
+            trial = list(_locks(ctx, checker, exit_state, pin + [cand], pout,
+                                memo=memo).values())
+        except OverBudget:
+            break
+        if measure(trial) < measure(locks):
+            pin, locks = pin + [cand], trial
+            if not measure(locks):
                 break
-            if any(cand[0] == d for d, _ in pin):
-                continue
-            try:
-                trial = list(_locks(ctx, checker, exit_state, pin + [cand], pout,
-                                    memo=memo).values())
-            except OverBudget:
-                break
-            if _ambiguous(trial) < _ambiguous(locks):
-                pin, locks = pin + [cand], trial
-                if not _ambiguous(locks):
-                    break
     return pin, locks
 
 

@@ -83,7 +83,7 @@ class FreeChecker(Checker[FreeData]):
         return name in self.frees or name in self.reallocs
 
     def library_effects(self):
-        return dict({name: "none" for name in CHECKS_ONLY}, **{name: "args" for name in self.frees})
+        return dict({name: "none" for name in CHECKS_ONLY}, **{name: "release" for name in self.frees})
 
     def begin(self, ctx):
         data = self.keep_state(ctx, FreeData(FiniteState(ctx.c, 2)))

@@ -61,9 +61,10 @@ class OwnershipChecker(Checker[OwnData]):
             or name in self.consumes
 
     def library_effects(self):
-        # A released block's contents are gone (its pointers no longer hold anything): "args".
+        # A released block's pointers no longer hold anything: "release".
         effects = {name: "none" for name in [*self.acquires, *CHECKS_ONLY]}
-        effects.update({name: "args" for name in [*self.releases, *self.out_acquires]})
+        effects.update({name: "args" for name in self.out_acquires})
+        effects.update({name: "release" for name in self.releases})
         effects.update({name: "none" if name in READS_ONLY else WRITES_ONLY.get(name, "args")
                         for name in self.non_capturing})
         return effects

@@ -54,6 +54,7 @@ class Program:
     lines: int = 0
     files: set = field(default_factory=set)   # the units' own files, as reports name them
     links: dict = field(default_factory=dict)  # fn key → {name: definition}: NOTE [linking]
+    field_bits: dict = field(default_factory=dict)   # file -> ir/flags.unit_field_bits
 
     def add_function(self, fn: N.Function) -> None:
         twin = linking.keep_duplicate(self.functions, fn)   # NOTE [linking]

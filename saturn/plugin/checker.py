@@ -125,10 +125,11 @@ class Checker(Generic[S]):
 
     def library_effects(self) -> dict:
         """Bodiless library functions the checker's specs know, and what they may change:
-        "none" (allocators, frees), "args" (what their pointer arguments reach, no globals), or
-        a tuple of argument indexes (what those arguments reach: `regexec` fills its match
-        array, not the pattern it is given). The engine's default for other bodiless calls also
-        changes every visible global."""
+        "none" (allocators), "args" (what their pointer arguments reach, no globals),
+        "release" (a block given back: the pointers in what the arguments reach hold nothing
+        any more, its integers are as they were), or a tuple of argument indexes (what those
+        arguments reach: `regexec` fills its match array, not the pattern it is given). The
+        engine's default for other bodiless calls also changes every visible global."""
         return {}
 
     def specs_fingerprint(self) -> str:

@@ -38,13 +38,18 @@ def default_call(ev, call: N.Call, args: list, st) -> None:
         else args
     pointed = [(loc, g) for v in written if isinstance(v, GLS) for loc, g in v.entries
                if loc is not None]
-    if effect == "args" or isinstance(effect, tuple):
+    if effect in ("args", "release") or isinstance(effect, tuple):
         # A library function writes what its arguments point to (`snprintf(info->fix.id,
         # ..)` writes that array, not the rest of *info), and overwrites it for real: where
         # the argument points there (`free(a)` with `a` one of a list's nodes by the path
         # taken leaves the other nodes as they were). Objects only read so far count too:
         # `memset(s, 0, sizeof *s)` changes `s->buf` though nothing wrote it before.
+        # A block given back keeps its flags: a caller reading them after the call reads
+        # freed memory, and the flags a callee tested before its free stay its own
+        # (NOTE [kept-bits]).
         for obj in ev.met(st):
+            if effect == "release" and not isinstance(obj.type, T.PtrT):
+                continue
             g = _under(ev.c, obj, pointed)
             if g != FALSE:
                 ev.store_obj(obj, ev.fresh_value(obj.type, obj.display), g, st)
@@ -86,7 +91,9 @@ def _summarized_call(ev, call, args, st, modifies, label) -> None:
         if obj in ev.pinned:
             continue   # NOTE [lock-paths]
         value = copied.get(key)
-        if value is None or isinstance(value, tuple):
+        if isinstance(value, copies.KeptBits):
+            value = value.apply(ev, ev.unknown_for(obj, g), result)
+        elif value is None or isinstance(value, tuple):
             fresh = ev.unknown_for(obj, g)
             value = fresh if value is None else ev.ite(
                 result_lit(ev, value[0], result) if result is not None else ev.c.new_var(),

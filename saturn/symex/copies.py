@@ -18,19 +18,35 @@ returns 0, and leaves what was there (or null) where it does not (`[target, "kep
 The caller's `name` then still holds the block it freed in the loop's last iteration, and a
 second free of it on the error path is the double free it is. Only these slots, and only the
 result's own conditions, are asked: a question or two each.
+
+NOTE [kept-bits]: a modified integer becomes a fresh unknown at a call too, so a flag word a
+callee only adds a bit to, or copies a bit of (`txn->flags |= FINISHED`, `flags = txn->flags &
+RDONLY; ... txn->flags = flags`), forgets the bits its callers test next (lmdb's
+`mdb_txn_renew0` keeps the read-only bit that `mdb_txn_end` decides its unlock by). So the
+summary also says, for the bits that the functions of its file mask a modified field with,
+which ones it keeps, clears or sets: on every exit, or apart where it returns zero and
+non-zero (`[target, "bits", [[bit, where ret == 0, where ret != 0], ...]]`, each "kept", 0, 1,
+"set" or "cleared" when it only goes one way, or None). Five bounded questions a bit at most,
+for at most MAX_BIT_FIELDS fields.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from ..bitvec.vec import BitVec
+from ..logic.circuit import FALSE, TRUE
 from ..plugin.checker import result_lit
-from ..ir import types as T
+from ..ir import flags, types as T
 from ..memory import gls
 from ..memory.gls import GLS
 from .interface import steps_of, value_at
-from .lazy import same
+from .lazy import force, same
 
 BUDGET = 2_000       # conflicts per question
 MAX_TRIED = 32       # modified pointers tried per function
 COPY_MAX_VARS = 20_000   # variables of the function's formula past which no copy is asked
+MAX_BIT_FIELDS = 8
+BITS_MAX_VARS = 30_000   # the same for kept bits: flag setters are small, a cursor's walk is not
 
 
 def infer(ctx, exit_state) -> list:
@@ -54,6 +70,89 @@ def infer(ctx, exit_state) -> list:
         elif when is not None:
             out.append([target, "kept", when])
     return sorted(out, key=str)
+
+
+def kept_bits(ctx, exit_state) -> list:
+    """NOTE [kept-bits]: [[target steps, "bits", [[bit, value, value], ...]], ...]."""
+    if exit_state is None or ctx.c.nvars > BITS_MAX_VARS or not ctx.affordable():
+        return []
+    masks = flags.unit_field_bits(ctx.ev.program, ctx.fn.file)
+    here, ev, out = ctx.lit(exit_state.guard), ctx.ev, []
+    classes = _outcomes(ctx, exit_state)
+    for obj, value in exit_state.memory.items():
+        target = steps_of(obj) if isinstance(obj.type, T.IntT) else None
+        if not _precise(target) or target[-1][0] != "field" or \
+                same(ev, value, ev.env.initial_values.get(obj)):
+            continue
+        exit_v, entry = ctx.force(value), ctx.force(ctx.env.initial(obj))
+        bits = [b for b in masks.get(target[-1][1], ()) if b < len(getattr(exit_v, "bits", ()))]
+        if not bits or not isinstance(entry, BitVec):
+            continue
+        base = [here, ctx.exists(obj)]
+        spec = [[b, *(_bit(ctx, base + [k], exit_v.bits[b], entry.bits[b]) for k in classes)]
+                for b in bits]
+        spec = [row for row in spec if any(v is not None for v in row[1:])]
+        if spec:
+            out.append([target, "bits", spec])
+        if len(out) == MAX_BIT_FIELDS:
+            break
+    return sorted(out, key=str)
+
+
+def _outcomes(ctx, exit_state) -> list:
+    """The literals that split the exits: where the result is zero and where it is not, or
+    none (one class, TRUE)."""
+    rv = ctx.fn.rv
+    if rv is None or not isinstance(rv.type, (T.IntT, T.PtrT)):
+        return [TRUE]
+    zero = result_lit(ctx, "ret==0", ctx.exit_value(rv, exit_state))
+    return [zero, -zero]
+
+
+def _bit(ctx, base, now, entry):
+    """What one bit holds on the exits of `base`: "kept", 0, 1, "set" (kept or set: never
+    cleared), "cleared" (kept or cleared), or None."""
+    if not ctx.can(*base, budget=BUDGET):
+        return None
+    for answer, lits in (("kept", [ctx.c.XOR(now, entry)]), (0, [now]), (1, [-now]),
+                         ("set", [entry, -now]), ("cleared", [-entry, now])):
+        if not ctx.can(*base, *lits, budget=BUDGET):
+            return answer
+    return None
+
+
+@dataclass
+class KeptBits:
+    """At a call: the value a field held before it, and what the callee does to its bits."""
+    before: object
+    spec: list
+
+    def apply(self, ev, fresh, result):
+        """The field after the call: `fresh` with the bits the summary knows."""
+        fresh, before = force(ev, fresh), force(ev, self.before)
+        if not isinstance(fresh, BitVec) or not isinstance(before, BitVec):
+            return fresh
+        bits = list(fresh.bits)
+        nonzero = ev.truth(result) if result is not None else ev.c.new_var()
+        for b, *vals in self.spec:
+            if b >= len(bits) or b >= len(before.bits):
+                continue
+            got = [_after(ev.c, v, before.bits[b], bits[b]) for v in vals]
+            bits[b] = got[0] if len(got) == 1 else ev.c.ITE(nonzero, got[1], got[0])
+        return BitVec(tuple(bits), fresh.signed)
+
+
+def _after(c, how, before: int, fresh: int) -> int:
+    """A bit after the call, by what the summary says of it."""
+    if how is None:
+        return fresh
+    if how == "kept":
+        return before
+    if how == "set":
+        return c.OR(before, fresh)
+    if how == "cleared":
+        return c.AND(before, fresh)
+    return TRUE if how else FALSE
 
 
 def _out_param(steps) -> bool:
@@ -117,6 +216,11 @@ def values(ev, copies, args, st, memo) -> dict:
     or (condition on the result, value) for one kept where the call fails."""
     out = {}
     for target, source, *when in copies or ():
+        if source == "bits":   # NOTE [kept-bits]
+            before = value_at(ev, target, args, st, memo)
+            if before is not None:
+                out[repr(target)] = KeptBits(before, when[0])
+            continue
         if source == "kept":
             before = value_at(ev, target, args, st, memo)
             if before is not None:   # the slot's value now, or null, where the result fails

@@ -138,7 +138,7 @@ def _run(program, fn, unroller, checkers, options, summaries, havoc):
     ctx.given["<engine>"] = {
         "noreturn": final is None,
         "modifies": interface.modified(ev, final) if final is not None else [],
-        "copies": copies.infer(ctx, final),
+        "copies": copies.infer(ctx, final) + copies.kept_bits(ctx, final),
         "returns": interface.returned(ctx, final),
         "sign": interface.return_sign(ctx, final),
         "result": results.result_summary(ctx, final),
