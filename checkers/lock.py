@@ -15,7 +15,7 @@ from saturn.plugin.checker import (FALSE, TRUE, Checker, FiniteState, Kind, equa
 from . import lock_apply, lock_class, lock_render, lock_reports, lock_summary
 from .lock_specs import CONFIG_KEYS, NONZERO, SEMAPHORE_OPS, SPECS, annotation_specs, load_user_specs
 from .lock_states import ACQ, REL, E, L, R, U
-from .lock_summary import LockError
+from .lock_rows import LockError
 
 RECURSIVE_KIND = 1                          # glibc's PTHREAD_MUTEX_RECURSIVE
 _ACQUIRE = {"w": {U: L, L: E, R: E}, "r": {U: R, R: R, L: E}}
@@ -40,7 +40,7 @@ class LockData:
                                    # (NOTE [held-on-error])
         self.read_before_op: dict = {}  # addr uid -> how many inputs were read before its first op
         self.read_before_any = None   # how many inputs were read before the first lock operation
-        self.inherited: dict = {}     # callees' flags that are entry values here (lock_summary)
+        self.inherited: dict = {}     # callees' flags that are entry values here (lock_refine)
         self.prop_lits: list = []   # the summary's proposition literals (lock_summary.infer)
         self.read_again: list = []  # (addr uid, lit, coord, first, text): NOTE [read-again]
         self.tracked: set = set()   # addr uids taken by lockdep-tracked calls: NOTE [lock-classes]

@@ -8,7 +8,7 @@ from saturn.plugin.checker import FALSE, callee_summary, equals_const
 from . import lock_class
 from .lock_props import input_field
 from .lock_states import ACQ, REL, E, L, R, U
-from .lock_summary import LockError
+from .lock_rows import LockError
 
 
 def prepare(ctx, checker, summary, args, st):

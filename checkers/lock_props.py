@@ -119,23 +119,26 @@ def field_candidates(ctx, before):
     tested, masks = flags.field_bits(ctx.fn)
     out.sort(key=lambda sv: (len(sv[0]), ctx.render_path(sv[0])))
     first = [sv for sv in out if sv[0][-1][0] == "field" and sv[0][-1][1] in tested]
-    props = []
     # The fields a branch tests first (a count no branch reads must not crowd out the
     # flags), then `if (sbi->options.nfs == FAT_NFS_NOSTALE_RO) mutex_lock(...)`: a field
     # against a constant the function compares with, then the others.
+    props = []
     for steps, value, integer in first:
         bits = masks.get(steps[-1][1], ()) if integer else ()
         props += [field_prop(ctx, steps, value, bit=b) for b in bits
-                  if b < len(getattr(value, "bits", ()))] or [field_prop(ctx, steps, value)]
+                  if b < len(getattr(value, "bits", ()))] or [_plain(ctx, steps, value, integer)]
     props += [field_prop(ctx, steps, value, k)
               for k in _compared_constants(ctx.fn) for steps, value, integer in out if integer]
-    props += [field_prop(ctx, steps, value) for sv in out if sv not in first
-              for steps, value, _ in [sv]]
-    for d, _ in props:
-        if "bit" not in d and "eq" not in d and \
-                not any(sv[2] for sv in out if sv[0] is d["path"]):
-            d["kind_of"] = True   # a pointer's presence: KIND_PROPS
+    props += [_plain(ctx, *sv) for sv in out if sv not in first]
     return props[:MAX_FIELD_PROPS]
+
+
+def _plain(ctx, steps, value, integer):
+    """`field != 0`; for a pointer, whether it is set says what kind of object it is in."""
+    d, lit = field_prop(ctx, steps, value)
+    if not integer:
+        d["kind_of"] = True
+    return d, lit
 
 
 def inherited_props(ctx, data) -> list:
@@ -153,7 +156,7 @@ def input_field(steps) -> bool:
 def kind_of_object(d) -> bool:
     """Whether an input proposition says what kind of object a function is given: a bit of a
     flag word, or whether a pointer in it is set (a transaction's parent). These may take
-    several together to settle a release (lock_summary._refined)."""
+    several together to settle a release (lock_refine.refined)."""
     return "bit" in d or bool(d.get("kind_of"))
 
 

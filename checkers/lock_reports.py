@@ -10,8 +10,7 @@ from saturn.report.diagnostic import TraceNote
 from .lock_apply import reported_by_callee
 from .lock_props import input_props
 from .lock_states import ACQ, REL, L, U
-from .lock_summary import (QUESTION_BUDGET, Answers, OverBudget, ask, lock_exists,
-                           valuations)
+from .lock_rows import QUESTION_BUDGET, Answers, OverBudget, ask, lock_exists, valuations
 
 
 def report(ctx, checker, exit_state, summary) -> None:

@@ -80,7 +80,7 @@ def test_an_error_the_budget_left_unconditioned_is_no_callers_error(tmp_path, mo
 
     def over(*_args):
         raise lock_summary.OverBudget
-    monkeypatch.setattr(lock_summary, "_refined", over)   # the inputs' stage runs out
+    monkeypatch.setattr(lock_summary, "refined", over)   # the inputs' stage runs out
     reports, summary = _run(tmp_path, GUESS, "drop")
     assert "[unlocked -> error (release)]" in summary and "lock conditions: coarse" in summary
     # Unlocked, drop may err or not by a condition the summary lost: neither caller is told
@@ -114,7 +114,7 @@ def test_an_unconditioned_error_is_the_callers_where_it_surely_holds_the_lock(tm
     the callee's double lock; the one holding it on one side only is not."""
     def over(*_args):
         raise lock_summary.OverBudget
-    monkeypatch.setattr(lock_summary, "_refined", over)
+    monkeypatch.setattr(lock_summary, "refined", over)
     reports, summary = _run(tmp_path, HELD, "relink")
     assert "[locked -> error (acquire)]" in summary and "lock conditions: coarse" in summary
     assert reports == {("bad_held_always", "lock.double-lock")}
