@@ -2,7 +2,7 @@
 call, and the new memory its summary hands out after it (summary.py infers them)."""
 from __future__ import annotations
 
-from saturn.plugin.checker import FALSE, callee_summary
+from saturn.plugin.checker import FALSE, TRUE, callee_summary
 from saturn.ir import types as T
 
 from . import conditions
@@ -155,7 +155,8 @@ def _handed_out(ctx, checker, call, summary, args, st, held, name) -> None:
                 kept = _kept_by_grower(ctx, before)
                 value, made = checker.acquire(ctx, st, call.coord, name, call.text, slot.type,
                                               ctx.c.AND_all([valid, -kept, g]))
-                ctx.write(slot, ctx.ite(made, value, before), g, st)
+                ctx.write(slot, ctx.ite(made, value, _unless_emptied(ctx, flags, after, before)),
+                          g, st)
             continue
         slots = ctx.resolve([["param", i], ["deref"]] + steps, args, ret, st)
         checker.give_out(ctx, st, call, name, slots, valid)
@@ -170,6 +171,16 @@ def _handed_out(ctx, checker, call, summary, args, st, held, name) -> None:
 # escape anyway, so a block given there could only be lost to callees moving it between the
 # nodes of a global structure in ways a caller's view of their changes does not follow.
 GROWN = ("env", "heap")
+
+
+def _unless_emptied(ctx, flags, after, before):
+    """What a grown field holds where the callee made nothing: null where its result says it
+    emptied the field ("null if C"), else what it held before."""
+    for flag in flags:
+        if flag.startswith("null if "):
+            return ctx.ite(conditions.lit(ctx, flag[len("null if "):], after),
+                           ctx.pointer([(None, TRUE)]), before)
+    return before
 
 
 def _global_reach(ctx, slot) -> bool:

@@ -267,6 +267,8 @@ def _field_candidates(ctx, data, rules, g, view):
                 when = conditions.find(ctx, g, valid, view)
                 entry = [i, [["field", obj.step]], when] + _grows(ctx, g, obj, value, other,
                                                                   conditions.lit(ctx, when, view))
+                if entry[-1] == "grows":
+                    entry += _emptied(ctx, g, obj, value, view)
                 if entry[-1] is not None:
                     yield entry, new
 
@@ -281,6 +283,22 @@ def _grows(ctx, g, obj, value, other, when) -> list:
     if initial is None:
         return [None]
     return [None] if ctx.can(g, when, other, -ctx.pointers_equal(value, initial)) else ["grows"]
+
+
+def _emptied(ctx, g, obj, value, view) -> list:
+    """["null if C"] when a grown field is null exactly where the result says C (a callee
+    that frees and clears what it was given where it fails: c-ares's init_by_defaults), else
+    []: the caller's old block is not there any more."""
+    initial = ctx.input_value(obj)
+    if initial is None:
+        return []
+    null = -ctx.truth(ctx.force(value))
+    if not ctx.can(g, null, ctx.truth(ctx.force(initial))):
+        return []
+    when = conditions.find(ctx, g, null, view)
+    if when == "always" or ctx.can(g, conditions.lit(ctx, when, view), -null):
+        return []
+    return [f"null if {when}"]
 
 
 def _descriptors_in(ctx, data, value) -> list:
