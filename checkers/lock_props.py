@@ -94,10 +94,10 @@ def _bit_tests(fn):
         if isinstance(e, N.Binary) and e.op == "and":
             a, b = N.uncast(e.a), N.uncast(e.b)
             for x, y in ((a, b), (b, a)):
-                if isinstance(y, N.Const) and y.value > 0 and y.value & (y.value - 1) == 0 and \
-                        isinstance(x, N.Read) and isinstance(x.lv, N.VarLv) and \
+                bit = flags.single_bit(y, inverted=False)
+                if bit is not None and isinstance(x, N.Read) and isinstance(x.lv, N.VarLv) and \
                         x.lv.sym.kind == "param":
-                    yield x.lv.sym.uid, y.value
+                    yield x.lv.sym.uid, 1 << bit
 
 
 def field_candidates(ctx, before):

@@ -1,6 +1,6 @@
 """Which input propositions a lock summary keeps beyond the parameters' (NOTE
 [lock-propositions] in lock_summary.py): the callees' flags this function passes on, and
-fields of what it is given, tried while they settle its exits and errors."""
+fields of what it is given, tried while they settle its exits."""
 from __future__ import annotations
 
 import itertools
@@ -66,9 +66,8 @@ def _fewest(ctx, checker, exit_state, pout, memo, pin, locks, first):
     j = first
     while j < len(pin):
         fewer = pin[:j] + pin[j + 1:]
-        try:
-            trial = list(locks_by_uid(ctx, checker, exit_state, fewer, pout, memo=memo).values())
-        except OverBudget:
+        trial = _rows_with(ctx, checker, exit_state, fewer, pout, memo)
+        if trial is None:
             break
         if ambiguous(trial):
             j += 1
@@ -77,25 +76,30 @@ def _fewest(ctx, checker, exit_state, pout, memo, pin, locks, first):
     return pin, locks
 
 
-def _fields(ctx, checker, exit_state, pin, pout, memo, locks, cands, measure, most=MAX_PIN + 2):
+def _fields(ctx, checker, exit_state, pin, pout, memo, locks, cands, measure):
     """The exit state may follow a value the function reads from its inputs (a flag in a
-    struct): such propositions added one at a time while they lower `measure`, up to `most`
-    in all."""
+    struct): such propositions added one at a time while they lower `measure`."""
     for cand in cands:
-        if len(pin) >= most:
+        if len(pin) >= MAX_PIN + 2:
             break
         if any(cand[0] == d for d, _ in pin):
             continue
-        try:
-            trial = list(locks_by_uid(ctx, checker, exit_state, pin + [cand], pout,
-                                memo=memo).values())
-        except OverBudget:
+        trial = _rows_with(ctx, checker, exit_state, pin + [cand], pout, memo)
+        if trial is None:
             break
         if measure(trial) < measure(locks):
             pin, locks = pin + [cand], trial
             if not measure(locks):
                 break
     return pin, locks
+
+
+def _rows_with(ctx, checker, exit_state, pin, pout, memo):
+    """The locks' rows with these propositions, or None over the budget."""
+    try:
+        return list(locks_by_uid(ctx, checker, exit_state, pin, pout, memo=memo).values())
+    except OverBudget:
+        return None
 
 
 def _inherited_pins(ctx, checker, exit_state, pin, pout, locks, vague, memo):

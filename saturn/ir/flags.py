@@ -30,10 +30,10 @@ def _walk(stack):
             stack.extend((getattr(e, "a", None), getattr(e, "b", None)))
 
 
-def _single_bit(e) -> int | None:
-    """The bit of a one-bit constant mask, also inverted (`x & ~DONE`)."""
+def single_bit(e, inverted: bool = True) -> int | None:
+    """The bit of a one-bit constant mask, also inverted (`x & ~DONE`) if `inverted`."""
     e = N.uncast(e)
-    if isinstance(e, N.Unary) and e.op == "bnot":
+    if inverted and isinstance(e, N.Unary) and e.op == "bnot":
         e = N.uncast(e.a)
     if isinstance(e, N.Const) and e.value > 0 and e.value & (e.value - 1) == 0:
         return e.value.bit_length() - 1
@@ -62,7 +62,7 @@ def field_bits(fn) -> tuple[set, dict]:
     for e in _all_parts(fn):
         if isinstance(e, N.Binary) and e.op in ("and", "or"):
             for x, y in ((e.a, e.b), (e.b, e.a)):
-                bit, name = _single_bit(y), field_of(x)
+                bit, name = single_bit(y), field_of(x)
                 if name and bit is not None:
                     masks.setdefault(name, set()).add(bit)
     return tested | set(masks), {name: sorted(bits)[:MAX_BITS] for name, bits in masks.items()}

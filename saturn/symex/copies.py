@@ -133,7 +133,7 @@ class KeptBits:
         if not isinstance(fresh, BitVec) or not isinstance(before, BitVec):
             return fresh
         bits = list(fresh.bits)
-        nonzero = ev.truth(result) if result is not None else ev.c.new_var()
+        nonzero = result_lit(ev, "ret!=0", result) if result is not None else ev.c.new_var()
         for b, *vals in self.spec:
             if b >= len(bits) or b >= len(before.bits):
                 continue
