@@ -28,6 +28,7 @@ class FunctionContext:
         self.given: dict[str, object] = {}   # the summaries this function gives, by checker
         self.returns: list[tuple] = []     # (guard, coord) of each `return` reached
         self.branch_hooks: list = []       # callables (Branch, cond lit, state): on_branch
+        self.head_tests: dict = {}         # block id -> ir.lists.HeadTest (NOTE [list-heads])
 
     # -- interface objects (§2.5.1) ----------------------------------------------------------------
     def interface_steps(self, obj, roots=None):

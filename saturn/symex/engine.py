@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import heapq
 
-from ..ir import indirect, linking
+from ..ir import indirect, linking, lists
 from ..ir import nodes as N
 from ..ir import types as T
 from ..ir.loops import HAVOC, Unroller, havoc_header
 from ..logic.bdd import Guards
 from ..logic.circuit import Circuit
 from ..logic.solver import Session
-from . import copies, events, interface, results
+from . import copies, events, heads, interface, results
 from .context import FunctionContext
 from .environment import Environment
 from .evaluator import Evaluator
@@ -59,6 +59,7 @@ def _new_context(program, fn, checkers, options, summaries):
     session = Session(circuit, options.conflict_budget)
     ctx = FunctionContext(program, fn, ev, session, options)
     ctx.summaries = summaries
+    ctx.head_tests = lists.head_tests(fn)
     ev.noreturn = {k for k, s in summaries.items() if s.get("<engine>", {}).get("noreturn")}
     ev.effects = {k: s["<engine>"]["modifies"] for k, s in summaries.items()
                   if s.get("<engine>", {}).get("modifies") is not None}
@@ -229,6 +230,9 @@ def _execute_block(ctx, block: N.Block, st: State) -> dict:
     if isinstance(term, N.Branch):
         ev.where = term.coord
         lit = ev.truth(ev.value(term.cond, st))
+        test = ctx.head_tests.get(block.id)
+        if test is not None:   # NOTE [list-heads] in ir/lists.py
+            heads.assume_head(ev, test, lit, st)
         ctx.branches.append((lit, st.guard, term))
         for hook in ctx.branch_hooks:
             hook(term, lit, st)
