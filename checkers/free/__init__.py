@@ -38,6 +38,7 @@ class FreeData:
         self.events: list = []      # (root, lit, coord, text): frees, for path notes
         self.found: list = []       # (kind, coord, lit, root, message, statement)
         self.uses: dict = {}        # repr(steps) -> steps: the input blocks it reads or writes
+        self.use_lits: dict = {}    # repr(steps) -> where the function uses it (summary.py)
         self.summarized: set = set()   # blocks a summarized location held: NOTE [summarized]
         self.steps: dict = {}       # root -> its interface path, or None (block_steps)
 
@@ -133,7 +134,8 @@ class FreeChecker(Checker[FreeData]):
     def free(self, ctx, st, locations, when, coord, text, how="frees the block", check=True,
              only=TRUE):
         """Free the blocks of `locations` where `when` holds (MAYBE where `when` is None, and
-        `only` holds); `check`: a block already freed is a double free."""
+        `only` holds); `check`: a block already freed is a double free. `how` may name the
+        block (`{}`) in the path's note."""
         data, fs = self.state(ctx), self.state(ctx).fs
         if check:
             self.check(ctx, st, DOUBLE, [(o, ctx.c.AND(g, only if when is None else when))
@@ -156,7 +158,8 @@ class FreeChecker(Checker[FreeData]):
                 continue
             under = ctx.c.AND(g, when)
             ctx.set_attr(st, root, FREED_ATTR, fs.const(FREED), under)
-            data.events.append((root, ctx.c.AND(path, under), coord, f"'{text}' {how}"))
+            data.events.append((root, ctx.c.AND(path, under), coord,
+                                f"'{text}' {how.format(root.display)}"))
 
     def use(self, ctx, st, locations, coord, message, statement):
         """A read or write of the blocks of `locations` (recorded for the summary too)."""
@@ -165,11 +168,16 @@ class FreeChecker(Checker[FreeData]):
             self.check(ctx, st, AFTER, locations, coord, message, statement)
         for obj, g in locations:
             steps = summaries.block_steps(ctx, data, block(obj))
+            if steps is None:
+                continue
+            key, here = repr(steps), ctx.c.AND(ctx.lit(st.guard), g)
             # Only where the path can reach it: `*s = malloc(n); **s = 0;` writes the new
             # block, not the one `*s` held on entry (its guard there contradicts the path's).
-            if steps is not None and repr(steps) not in data.uses and \
-                    ctx.can(ctx.lit(st.guard), g, budget=summaries.OPTIONAL):
-                data.uses[repr(steps)] = steps
+            if key not in data.uses:
+                if not ctx.can(here, budget=summaries.OPTIONAL):
+                    continue
+                data.uses[key] = steps
+            data.use_lits[key] = ctx.c.OR(data.use_lits.get(key, FALSE), here)
 
     # -- events ---------------------------------------------------------------------------------
     def on_load(self, ctx, access, st):
@@ -246,11 +254,14 @@ def _report(ctx, checker) -> None:
             continue
         items = by_place[key]
         lit = ctx.c.OR_all(x[0] for x in items)
-        if not ctx.can(lit):
+        model = ctx.may(lit, observe=[x[0] for x in items])
+        if model is None:
             continue
-        roots = {x[1] for x in items}
-        events = [(l, cd, t) for r, l, cd, t in data.events if r in roots]
-        notes = ctx.witness(lit, events=events)
+        # The path shown is one block's, with that block's frees only: a call using a dozen
+        # blocks freed by earlier calls would list every one of their frees.
+        shown = next(x for x in items if model.value(x[0]))
+        events = [(l, cd, t) for r, l, cd, t in data.events if r is shown[1]]
+        notes = ctx.witness(shown[0], events=events)
         _, _, coord, message, statement = items[0]
         ctx.report(checker.name, kind, coord, message, notes, statement=statement or message)
         if kind == DOUBLE:

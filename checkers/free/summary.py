@@ -1,7 +1,7 @@
 """The free checker's summaries: which blocks the function's parameters and globals reach it
 frees, and which it reads or writes through, named by interface paths (§2.5.1):
 
-    {"frees": [[steps, when], ...], "uses": [steps, ...], "returns": when}
+    {"frees": [[steps, when], ...], "uses": [[steps, when], ...], "returns": when}
 
 (`returns`, when present: the result, where it is not null, points to a block the function
 freed — a dangling pointer its caller receives.)
@@ -12,9 +12,12 @@ result ("ret==0", "ret!=0", "ret<0", "ret>=0"), by an integer parameter or globa
 integer parameter's value among constants the function compares with (["param", i, "in", ks],
 and ["param", i, "in", ks, "maybe"] where it frees perhaps, and only there: an undo record
 updater whose action code says which record fields it reallocates), or "maybe" (a condition
-none of these tells: the caller takes it as perhaps). A use has no
-condition: a caller that hands over a freed block is told of it wherever the callee may use it
-(correct code hands no freed block to a function that may read it).
+none of these tells: the caller takes it as perhaps). A use's `when` is "always" (the caller
+that hands over a freed block is told of it wherever the callee may use it: correct code hands
+no freed block to a function that may read it) or, where the function has action codes, the
+codes it may use the block under (["param", i, "in", ks]): an undo record updater reads the
+global cut buffer only for the actions that cut, so a caller may leave it dangling across the
+other actions.
 """
 from __future__ import annotations
 
@@ -47,8 +50,9 @@ def prepare(ctx, checker, call, summary, args, st):
     """Before the call's effects: the caller's objects each path names, and the conditions on
     parameters and globals, which the callee read on entry."""
     memo: dict = {}
-    out = {"uses": [ctx.resolve(steps, args, None, st, memo)
-                    for steps in summary.get("uses", [])],
+    out = {"uses": [(ctx.resolve(steps, args, None, st, memo),
+                     _entry_condition(ctx, when, args, st))
+                    for steps, when in summary.get("uses", [])],
            "frees": [(when, ctx.resolve(steps, args, None, st, memo),
                       _entry_condition(ctx, when, args, st))
                      for steps, when in summary.get("frees", [])],
@@ -58,14 +62,16 @@ def prepare(ctx, checker, call, summary, args, st):
 
 def apply(ctx, checker, call, token, args, st) -> None:
     ret = ctx.load(call.lv, st) if call.lv is not None else None
-    for objs in token["uses"]:
+    for objs, cond in token["uses"]:
+        if cond is not None:
+            objs = [(obj, ctx.c.AND(g, cond)) for obj, g in objs]
         checker.use(ctx, st, objs, call.coord,
                     f"'{call.text}' may use memory that was freed (its summary reads or "
                     f"writes through it)", call.text)
     for when, objs, cond in token["frees"]:
         perhaps = isinstance(when, list) and when[-1] == "maybe"
         checker.free(ctx, st, objs, None if perhaps else _condition(ctx, when, cond, ret),
-                     call.coord, call.text, "frees the block (its summary)",
+                     call.coord, call.text, "frees {} (its summary)",
                      only=cond if perhaps else TRUE)
     returned = token["returns"]
     if returned is not None and ret is not None:
@@ -121,8 +127,10 @@ def infer(ctx, checker, exit_state) -> dict:
         if ctx.can(here, maybe, budget=OPTIONAL):
             out["frees"].append([steps, _when(ctx, here, freed, maybe, conds)])
     # Paths, not queries: a use on a path no model takes is rare, and a query each was most of
-    # the checker's time (lz4: 32 paths a function).
-    out["uses"] = [data.uses[k] for k in sorted(data.uses)][:MAX_USES]
+    # the checker's time (lz4: 32 paths a function). Action codes are asked only where the
+    # function compares a parameter with constants.
+    out["uses"] = [[data.uses[k], _use_when(ctx, data.use_lits[k], conds)]
+                   for k in sorted(data.uses)[:MAX_USES]]
     out["frees"].sort(key=lambda f: (len(f[0]), ctx.render_path(f[0])))
     returned = _returned(ctx, data, exit_state, g)
     if returned is not None:
@@ -159,6 +167,14 @@ def _when(ctx, here, exact, maybe, conds):
                 not ctx.can(here, -lit, maybe, budget=OPTIONAL):
             return when
     return _code_set(ctx, here, exact, maybe, conds) or "maybe"
+
+
+def _use_when(ctx, used, conds):
+    """The action codes a use happens under, else "always"."""
+    if not conds.codes or not ctx.affordable():
+        return "always"
+    codes = _code_set(ctx, TRUE, used, used, conds)
+    return codes[:4] if codes else "always"
 
 
 def _code_set(ctx, here, exact, maybe, conds):
@@ -223,7 +239,16 @@ class _Conditions:
 
 
 def _compared_params(fn) -> set:
-    """Uids of integer parameters read in a branch condition `a == b` or `a != b`."""
-    return {x.lv.sym.uid for sides in N.equality_branches(fn) for x in sides
-            if isinstance(x, N.Read) and isinstance(x.lv, N.VarLv) and
-            x.lv.sym.kind == "param" and isinstance(x.lv.sym.type, T.IntT)}
+    """Uids of integer parameters read in a branch condition `a == b` or `a != b`, directly or
+    through the copy a `switch` tests."""
+    params = {p.uid for p in fn.params if isinstance(p.type, T.IntT)}
+    copies = {st.lv.sym.uid: _var_uid(st.value) for block in fn.blocks.values()
+              for st in block.stmts if isinstance(st, N.Assign) and isinstance(st.lv, N.VarLv)
+              and st.lv.sym.name.startswith("<switch")}
+    compared = {_var_uid(x) for sides in N.equality_branches(fn) for x in sides}
+    return {copies.get(uid, uid) for uid in compared} & params
+
+
+def _var_uid(e):
+    e = N.uncast(e)
+    return e.lv.sym.uid if isinstance(e, N.Read) and isinstance(e.lv, N.VarLv) else None

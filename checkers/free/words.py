@@ -31,7 +31,8 @@ def summary_lines(summary: dict) -> list[str]:
     if frees:
         parts.append("frees " + ", ".join(frees))
     if summary.get("uses"):
-        parts.append("uses " + ", ".join(render_steps(s) for s in summary["uses"]))
+        parts.append("uses " + ", ".join(render_steps(steps) + _when(when)
+                                         for steps, when in summary["uses"]))
     if summary.get("returns"):
         parts.append("returns a pointer to a block it freed" + _when(summary["returns"]))
     return ["free: " + ("; ".join(parts) if parts else "frees nothing, uses nothing")]

@@ -287,8 +287,9 @@ class FunctionContext:
         if model is None:
             return []
         self.last_model = model
-        notes: list[TraceNote] = [TraceNote(c.file, c.line, text) for lit, c, text in events
-                                  if model.value(lit)]
+        seen = dict.fromkeys((c.file, c.line, text) for lit, c, text in events
+                             if model.value(lit))   # one call freeing many blocks: once
+        notes: list[TraceNote] = [TraceNote(*note) for note in seen]
         needed = []
         for gl, cond, term in branch_guards:
             if len(notes) >= MAX_WITNESS_BRANCHES:

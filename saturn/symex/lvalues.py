@@ -22,6 +22,7 @@ through_pointer = N.through_pointer
 
 # Struct assignment copies at most this many leaf objects (huge structs stay unknown beyond).
 COPY_LIMIT = 256
+UNION_DEPTH = 3   # struct levels between a union and a member's field (NOTE [union-members])
 
 
 class LvalueEval:
@@ -108,14 +109,45 @@ def union_members(obj: Obj) -> list:
     """NOTE [union-members]: the members of a union share their memory, so a value stored in
     one member is what another member of the same representation reads (`u.first = p; q =
     u.second;` with `unsigned char *` and `char *`: any two pointers, or two integers of one
-    width). Members of other types keep their own values (what their bytes would read as is
-    not modelled)."""
-    parent = obj.parent
-    if parent is None or not isinstance(parent.type, T.StructT) or not parent.type.union or \
-            obj.type is None:
+    width), and so does a field at the same offset in a struct member (`e.data.scalar.anchor`
+    and `e.data.alias.anchor`). Members of other types keep their own values (what their
+    bytes would read as is not modelled)."""
+    member, offset = obj, 0
+    for _ in range(UNION_DEPTH):
+        parent = member.parent
+        if parent is None or not isinstance(parent.type, T.StructT) or obj.type is None:
+            return [obj]
+        if parent.type.union:
+            break
+        offset += parent.type.offsets.get(member.step, 0)
+        member = parent
+    else:
         return [obj]
-    return [obj] + [child(parent, name, ft) for name, ft in parent.type.fields
-                    if name != obj.step and ft is not None and _same_bits(ft, obj.type)]
+    out = [obj]
+    for name, ft in parent.type.fields:
+        if name != member.step and ft is not None:
+            same = _at_offset(child(parent, name, ft), offset, obj.type)
+            if same is not None:
+                out.append(same)
+    return out
+
+
+def _at_offset(obj: Obj, offset: int, want):
+    """The field of `obj` (itself included) at `offset` whose values are `want`'s bits."""
+    for _ in range(UNION_DEPTH):
+        t = obj.type
+        if offset == 0 and _same_bits(t, want):
+            return obj
+        if not isinstance(t, T.StructT) or t.union:
+            return None
+        for name, ft in t.fields:
+            start = t.offsets.get(name, -1)
+            if ft is not None and 0 <= start <= offset < start + max(ft.size, 1):
+                obj, offset = child(obj, name, ft), offset - start
+                break
+        else:
+            return None
+    return None
 
 
 def _same_bits(a, b) -> bool:

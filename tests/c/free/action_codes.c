@@ -35,7 +35,7 @@ void update_undo(int action) {
         break;
     }
 }
-// expect-summary: update_undo: free: frees *(*(*openfile).undotop).strdata perhaps if param0 is 0 or 2 or 3; uses *(*openfile).cur, *(*openfile).undotop, *openfile
+// expect-summary: update_undo: free: frees *(*(*openfile).undotop).strdata perhaps if param0 is 0 or 2 or 3; uses *(*openfile).cur if param0 is 1, *(*openfile).undotop, *openfile
 
 void ok_enter(void) {
     free(openfile->undotop->strdata);
