@@ -53,11 +53,34 @@ def prepare(ctx, checker, call, summary, args, st):
     out = {"uses": [(ctx.resolve(steps, args, None, st, memo),
                      _entry_condition(ctx, when, args, st))
                     for steps, when in summary.get("uses", [])],
-           "frees": [(when, ctx.resolve(steps, args, None, st, memo),
+           "frees": [(when, _not_its_holder(ctx, steps, args, st, memo),
                       _entry_condition(ctx, when, args, st))
                      for steps, when in summary.get("frees", [])],
            "returns": summary.get("returns")}
     return out
+
+
+def _not_its_holder(ctx, steps, args, st, memo):
+    """The caller's blocks a freed path names, but for the block holding the link the path
+    last goes through (`(*o).items.next`, a pointer to its own struct type), where the link
+    points back into it: the empty head of a circular list. The callee took the node after
+    the head as a block of its own; where there is none it freed nothing (`drain(o)` frees
+    the items, never `o`)."""
+    hits = ctx.resolve(steps, args, None, st, memo)
+    last = max((i for i, s in enumerate(steps) if s[0] == "deref"), default=0)
+    if last < 2 or steps[last - 1][0] != "field":
+        return hits
+    links = [o for o, _ in ctx.resolve(steps[:last], args, None, st, memo)
+             if _is_link(o)]
+    holders = {block(o) for o in links}
+    return [(o, g) for o, g in hits if block(o) not in holders] if holders else hits
+
+
+def _is_link(obj) -> bool:
+    """A pointer field to the struct it is a field of (`next` of a list node or head)."""
+    t, parent = obj.type, obj.parent
+    return isinstance(t, T.PtrT) and parent is not None and t.target is not None and \
+        parent.type is not None and t.target.key() == parent.type.key()
 
 
 def apply(ctx, checker, call, token, args, st) -> None:

@@ -246,9 +246,9 @@ def same_int(circuit, a, b) -> int:
 def library_spellings(names) -> frozenset:
     """Each C library function name also as an optimising or fortified build calls it
     (`-O2 -D_FORTIFY_SOURCE=2` turns `memset(p, 0, n)` into `__builtin___memset_chk(p, 0, n,
-    size)`)."""
+    size)`), and as the x86 kernel's string helpers are named (`#define memset __memset`)."""
     return frozenset(spelled for base in names for spelled in (
-        base, f"__builtin_{base}", f"__{base}_chk", f"__builtin___{base}_chk"))
+        base, f"__{base}", f"__builtin_{base}", f"__{base}_chk", f"__builtin___{base}_chk"))
 
 
 def result_lit(ctx, when: str, ret) -> int:

@@ -47,6 +47,8 @@ def default_call(ev, call: N.Call, args: list, st) -> None:
         # A block given back keeps its flags: a caller reading them after the call reads
         # freed memory, and the flags a callee tested before its free stay its own
         # (NOTE [kept-bits]).
+        if effect != "release":
+            ev.written_whole.update((loc, None) for loc, _ in pointed)
         for obj in ev.met(st):
             if effect == "release" and not isinstance(obj.type, T.PtrT):
                 continue
@@ -79,8 +81,10 @@ def _summarized_call(ev, call, args, st, modifies, label) -> None:
     wholes = [hit for steps in modifies if steps[-1] == ["any"]
               for hit in resolve(ev, steps[:-1], args, None, st, memo)]
     if wholes:   # NOTE [whole-arrays]: what was met inside them, before anything changes
+        ev.written_whole.update((obj, None) for obj, _ in wholes)
+        named = {obj for _, (obj, _) in targets}
         targets += [(f"inside:{obj.uid}", (obj, g)) for obj in ev.met(st)
-                    if (g := _under(ev.c, obj, wholes)) != FALSE]
+                    if obj not in named and (g := _under(ev.c, obj, wholes)) != FALSE]
     copied = copies.values(ev, ev.copies.get(call.callee), args, st, memo)
     result = fields = None
     if call.lv is not None:

@@ -43,6 +43,7 @@ class Evaluator(ExprEval, LvalueEval):
         self.anywhere: set[int] = set()   # uids of havocked pointers' objects: NOTE [havoc-pointers]
         self.unknown_equal: dict = {}     # (uid, uid) -> literal: NOTE [havoc-pointers]
         self.blurred_unknowns: dict = {}  # object -> its one unknown: NOTE [blurred-writes]
+        self.written_whole: dict = {}     # objects calls wrote all of: NOTE [whole-arrays]
 
     def forget(self, obj, st, guard=None) -> None:
         """Give `obj` an unknown value (a havocked loop, what an unknown call may change),

@@ -118,6 +118,10 @@ def modified(ev, exit_state, limit: int = 64):
         out.append(steps)
     if len(out) > limit:
         out = _wholes(out)
+    for obj in ev.written_whole:   # beside the paths written inside, which callers keep
+        steps = steps_of(obj)
+        if steps is not None and steps[0][0] != "ret" and steps + [["any"]] not in out:
+            out.append(steps + [["any"]])
     return sorted(out, key=str) if len(out) <= limit else None
 
 
@@ -125,7 +129,9 @@ def modified(ev, exit_state, limit: int = 64):
 # (bytes of an output written one by one) says which arrays or blocks it writes somewhere
 # inside, `[..., ["any"]]`: the path up to its first element or offset step. A caller forgets
 # what it knows of those objects and everything inside them, and keeps the rest (the pointers
-# beside them), where None would make it forget everything the arguments reach.
+# beside them), where None would make it forget everything the arguments reach. So does a
+# block a call wrote all of (`memset(event, 0, sizeof *event)`, a callee's own wholes), though
+# the function met nothing inside it: a caller's `event.data.anchor` is not the last round's.
 def _wholes(paths: list) -> list:
     cut = []
     for steps in paths:
