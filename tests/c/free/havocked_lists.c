@@ -1,4 +1,4 @@
-// saturn-xfail: a list built by a loop longer than the unrolling is havocked, and the loop that frees it on the error path then frees a block twice on its own havoc iteration (Linux drivers/staging's fake_init, tsi148_probe, atomisp_alloc_css_stat_bufs: 34 false reports there); the cause is not found yet
+// saturn-xfail: list_add_tail writes the head's next only where the list is empty (through `prev->next` with prev the head), so its summary leaves the caller's head->next unknown once the list has a node; a list built of two nodes and then freed on the error path takes a third, freed node (Linux drivers/staging's fake_init, tsi148_probe, atomisp_alloc_css_stat_bufs)
 // A bridge builds a list of eight resources and, when an allocation fails, frees the ones it
 // built. Each node is freed once.
 #include <stdlib.h>
