@@ -12,6 +12,12 @@ exit value points where an input pointer pointed on entry are tried (its locatio
 one bounded solver question each, and only in functions of a modest size (the helpers that
 relink and clear are small): a question left open gives no copy (the fresh unknown).
 
+A pointer the callee writes only where two of its input pointers are equal (`prev->next = n`
+with `prev = h->prev` writes `h->next` only where the list is empty, `h->prev == h`) keeps its
+entry value elsewhere: `[target, "if-equal", a, b, source]`. Without it a caller's list head
+became a fresh node after its second `list_add_tail`, a list of its own that a clean-up loop
+walked past the nodes it had freed. Only pairs of the few input pointers the function read.
+
 An out-parameter (`*param_i`, a pointer) that is no copy on every exit may still be one where
 the result says the call failed: `expand(in, &name)` writes a new string in `name` where it
 returns 0, and leaves what was there (or null) where it does not (`[target, "kept", "ret!=0"]`).
@@ -46,6 +52,8 @@ BUDGET = 2_000       # conflicts per question
 MAX_TRIED = 32       # modified pointers tried per function
 COPY_MAX_VARS = 20_000   # variables of the function's formula past which no copy is asked
 MAX_BIT_FIELDS = 8
+MAX_INPUTS = 6       # input pointers whose equality may decide a pointer's exit value
+MAX_PAIRS = 12
 BITS_MAX_VARS = 30_000   # the same for kept bits: flag setters are small, a cursor's walk is not
 
 
@@ -65,10 +73,14 @@ def infer(ctx, exit_state) -> list:
         source = _source(ctx, obj, ctx.force(value), here)
         when = None if source is not None or not _out_param(target) else \
             _kept_when(ctx, obj, ctx.force(value), here, exit_state)
+        aliased = None if source is not None or when is not None else \
+            _kept_unless(ctx, obj, ctx.force(value), here)
         if source is not None:
             out.append([target, source])
         elif when is not None:
             out.append([target, "kept", when])
+        elif aliased is not None:
+            out.append([target, "if-equal", *aliased])
     return sorted(out, key=str)
 
 
@@ -192,6 +204,43 @@ def _source(ctx, obj, value, here):
     return None
 
 
+def _kept_unless(ctx, obj, value, here):
+    """[a, b, source]: the pointer keeps its entry value where the entry values of the input
+    pointers `a` and `b` differ, and holds `source`'s where they are equal (NOTE
+    [copied-pointers]: `prev->next = n` with `prev = h->prev` writes `h->next` only where the
+    list is empty, `h->prev == h`)."""
+    if not isinstance(value, GLS):
+        return None
+    sources = [p for p in _candidates(value) if p is not obj and _precise(steps_of(p))]
+    if not sources:
+        return None
+    exists = ctx.exists(obj)
+    own = ctx.pointers_equal(value, ctx.env.initial(obj))
+    inputs = _pointer_inputs(ctx)
+    pairs = [(x, y) for i, x in enumerate(inputs) for y in inputs[i + 1:]][:MAX_PAIRS]
+    for (sa, va), (sb, vb) in pairs:
+        equal = ctx.pointers_equal(va, vb)
+        if ctx.can(here, exists, -equal, -own, budget=BUDGET) or \
+                not ctx.can(here, exists, equal, budget=BUDGET):
+            continue
+        for src in sources:
+            moved = ctx.pointers_equal(value, ctx.env.initial(src))
+            if not ctx.can(here, exists, equal, -moved, budget=BUDGET):
+                return [sa, sb, steps_of(src)]
+    return None
+
+
+def _pointer_inputs(ctx) -> list:
+    """(steps, entry value) of the input pointers the function read, parameters first."""
+    out = []
+    for obj, value in ctx.env.initial_values.items():
+        steps = steps_of(obj) if isinstance(obj.type, T.PtrT) else None
+        if _precise(steps) and isinstance(value, GLS):
+            out.append((steps, value))
+    out.sort(key=lambda sv: (len(sv[0]), str(sv[0])))
+    return out[:MAX_INPUTS]
+
+
 def _precise(steps) -> bool:
     """An interface path that names one object: not the result, and no step through elements
     summarized as one (NOTE [summarized] in checkers/free)."""
@@ -228,6 +277,13 @@ def values(ev, copies, args, st, memo) -> dict:
             continue
         if source == "null":
             out[repr(target)] = gls.NULL
+            continue
+        if source == "if-equal":   # [a, b, source]: the source's value where a == b, else kept
+            before, a, b, value = (value_at(ev, steps, args, st, memo)
+                                   for steps in (target, *when))
+            if None not in (before, a, b, value):
+                equal = ev.truth(ev.pointer_compare("eq", ev.as_gls(a), ev.as_gls(b)))
+                out[repr(target)] = ev.ite(equal, value, before)
             continue
         value = value_at(ev, source, args, st, memo)
         if value is not None:

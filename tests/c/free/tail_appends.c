@@ -1,6 +1,8 @@
-// saturn-xfail: list_add_tail writes the head's next only where the list is empty (through `prev->next` with prev the head), so its summary leaves the caller's head->next unknown once the list has a node; a list built of two nodes and then freed on the error path takes a third, freed node (Linux drivers/staging's fake_init, tsi148_probe, atomisp_alloc_css_stat_bufs)
-// A bridge builds a list of eight resources and, when an allocation fails, frees the ones it
-// built. Each node is freed once.
+// A list appended to at its tail through the head's back-link (the kernel's list_add_tail:
+// `prev->next = n` with `prev = h->prev` writes `h->next` only where the list is empty), then
+// freed node by node when an allocation fails (Linux drivers/staging's fake_init,
+// tsi148_probe): the head keeps its first node across the second append, so the clean-up
+// frees each node once.
 #include <stdlib.h>
 
 struct link { struct link *next, *prev; };
@@ -42,4 +44,22 @@ err:
         free(entry_of(p, struct resource, list));
     }
     return -1;
+}
+
+int bad_build(struct bridge *b) {
+    struct resource *r = malloc(sizeof *r), *s;
+    if (!r)
+        return -1;
+    init_head(&b->resources);
+    add_tail(&r->list, &b->resources);
+    s = malloc(sizeof *s);
+    if (s)
+        add_tail(&s->list, &b->resources);
+    free(r);
+    for (struct link *p = b->resources.next, *n = p->next;   // expect: memory.use-after-free
+         p != &b->resources; p = n, n = p->next) {   // expect: memory.use-after-free
+        unlink_node(p);   // expect: memory.use-after-free
+        free(entry_of(p, struct resource, list));   // expect: memory.double-free
+    }
+    return 0;
 }
