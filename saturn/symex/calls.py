@@ -47,8 +47,8 @@ def default_call(ev, call: N.Call, args: list, st) -> None:
         # A block given back keeps its flags: a caller reading them after the call reads
         # freed memory, and the flags a callee tested before its free stay its own
         # (NOTE [kept-bits]).
-        if effect != "release":
-            ev.written_whole.update((loc, None) for loc, _ in pointed)
+        if effect != "release":   # NOTE [whole-arrays]: what it surely writes, for summaries
+            ev.written_whole.update((loc, None) for loc, _ in _destination(written, effect))
         for obj in ev.met(st):
             if effect == "release" and not isinstance(obj.type, T.PtrT):
                 continue
@@ -68,6 +68,15 @@ def default_call(ev, call: N.Call, args: list, st) -> None:
             continue   # NOTE [lock-paths]
         if root in roots or _visible_global(ev, root, callee_file):
             ev.forget(obj, st)
+
+
+def _destination(written, effect) -> list:
+    """The locations a library function writes all of: those of the arguments its effect
+    lists, else of its first pointer argument (`memcpy(dst, src, n)`, `snprintf(buf, ...)`,
+    `read(fd, buf, n)`: the C library's convention), not a source it only reads."""
+    values = written if isinstance(effect, tuple) else \
+        [next((v for v in written if isinstance(v, GLS) and v.locations()), None)]
+    return [(loc, g) for v in values if isinstance(v, GLS) for loc, g in v.locations()]
 
 
 def _summarized_call(ev, call, args, st, modifies, label) -> None:
