@@ -220,8 +220,11 @@ def _kept_unless(ctx, obj, value, here):
     pairs = [(x, y) for i, x in enumerate(inputs) for y in inputs[i + 1:]][:MAX_PAIRS]
     for (sa, va), (sb, vb) in pairs:
         equal = ctx.pointers_equal(va, vb)
+        # Both sides must happen: a pair equal on every exit (`first == first->next->prev`, a
+        # back-link) would keep the pointer in callers where the callee never kept it.
         if ctx.can(here, exists, -equal, -own, budget=BUDGET) or \
-                not ctx.can(here, exists, equal, budget=BUDGET):
+                not ctx.can(here, exists, equal, budget=BUDGET) or \
+                not ctx.can(here, exists, -equal, budget=BUDGET):
             continue
         for src in sources:
             moved = ctx.pointers_equal(value, ctx.env.initial(src))
@@ -231,11 +234,14 @@ def _kept_unless(ctx, obj, value, here):
 
 
 def _pointer_inputs(ctx) -> list:
-    """(steps, entry value) of the input pointers the function read, parameters first."""
+    """(steps, entry value) of the pointer parameters and the pointer fields of what they
+    point to, that the function read: the tests a list head links to itself by (`h->next ==
+    h`). Deeper ones (`first->next->prev`, a back-link) are left out: equal wherever the
+    callee looked, they would keep a pointer in callers the callee never kept."""
     out = []
     for obj, value in ctx.env.initial_values.items():
         steps = steps_of(obj) if isinstance(obj.type, T.PtrT) else None
-        if _precise(steps) and isinstance(value, GLS):
+        if _precise(steps) and len(steps) <= 3 and isinstance(value, GLS):
             out.append((steps, value))
     out.sort(key=lambda sv: (len(sv[0]), str(sv[0])))
     return out[:MAX_INPUTS]
