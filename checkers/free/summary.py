@@ -71,16 +71,9 @@ def _not_its_holder(ctx, steps, args, st, memo):
     if last < 2 or steps[last - 1][0] != "field":
         return hits
     links = [o for o, _ in ctx.resolve(steps[:last], args, None, st, memo)
-             if _is_link(o)]
+             if o.parent is not None and T.points_to(o.type, o.parent.type)]
     holders = {block(o) for o in links}
     return [(o, g) for o, g in hits if block(o) not in holders] if holders else hits
-
-
-def _is_link(obj) -> bool:
-    """A pointer field to the struct it is a field of (`next` of a list node or head)."""
-    t, parent = obj.type, obj.parent
-    return isinstance(t, T.PtrT) and parent is not None and t.target is not None and \
-        parent.type is not None and t.target.key() == parent.type.key()
 
 
 def apply(ctx, checker, call, token, args, st) -> None:
@@ -263,7 +256,7 @@ class _Conditions:
 
 def _compared_params(fn) -> set:
     """Uids of integer parameters read in a branch condition `a == b` or `a != b`, directly or
-    through the copy a `switch` tests."""
+    through the copy a `switch` tests (ir/lower_stmt.py's `<switchN>` temporary)."""
     params = {p.uid for p in fn.params if isinstance(p.type, T.IntT)}
     copies = {st.lv.sym.uid: _var_uid(st.value) for block in fn.blocks.values()
               for st in block.stmts if isinstance(st, N.Assign) and isinstance(st.lv, N.VarLv)

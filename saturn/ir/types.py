@@ -271,3 +271,10 @@ def decay(t: CType) -> CType:
 
 def compatible(a: CType, b: CType) -> bool:
     return a is b or a.key() == b.key()
+
+
+def points_to(t, target) -> bool:
+    """Whether `t` is a pointer to the type `target` (a list link: a pointer field to the
+    struct it is a field of)."""
+    return isinstance(t, PtrT) and t.target is not None and target is not None and \
+        t.target.key() == target.key()

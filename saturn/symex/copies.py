@@ -16,7 +16,9 @@ A pointer the callee writes only where two of its input pointers are equal (`pre
 with `prev = h->prev` writes `h->next` only where the list is empty, `h->prev == h`) keeps its
 entry value elsewhere: `[target, "if-equal", a, b, source]`. Without it a caller's list head
 became a fresh node after its second `list_add_tail`, a list of its own that a clean-up loop
-walked past the nodes it had freed. Only pairs of the few input pointers the function read.
+walked past the nodes it had freed. Only a pointer parameter against a pointer field of what it
+points to (a head linking to itself): deeper pairs, a back-link among them, are equal wherever
+the callee looked and would keep the pointer in callers where the callee never did.
 
 An out-parameter (`*param_i`, a pointer) that is no copy on every exit may still be one where
 the result says the call failed: `expand(in, &name)` writes a new string in `name` where it

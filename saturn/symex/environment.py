@@ -227,10 +227,8 @@ def _list_link(obj: Obj) -> bool:
     """obj is the `next` or `prev` field of an input node of a list type (or of one an unknown
     call returned)."""
     node = obj.parent
-    if node is None or obj.step not in _BACK or not isinstance(obj.type, T.PtrT):
-        return False
-    key = node.type.key() if node.type is not None else None
-    return key is not None and obj.type.target.key() == key and node.root.origin in ("env", "fresh")
+    return node is not None and obj.step in _BACK and T.points_to(obj.type, node.type) and \
+        node.root.origin in ("env", "fresh")
 
 
 def back_link(obj: Obj) -> Obj | None:
