@@ -209,7 +209,10 @@ def command(b: Build, rel: str, tree: str) -> dict:
     flags (rewritten), and where its Debian directory is (the peers run there)."""
     entry, how = b.entry_for(rel)
     flags = rewrite_flags(b, entry, rel, tree)
-    flags += header_fallback(tree, rel, flags) + list(ERA_DEFINES.get(b.project.name, ()))
+    # Last of all the Debian compile's own directory: a generated header a source includes
+    # relative to itself (librdkafka's "../config.h") is found there, after everything else.
+    flags += header_fallback(tree, rel, flags) + ["-idirafter", entry.directory] + \
+        list(ERA_DEFINES.get(b.project.name, ()))
     return {"file": rel, "matched": os.path.relpath(entry.path, b.root), "how": how,
             "compiler": entry.args[0], "flags": flags, "debian_dir": entry.directory}
 

@@ -101,6 +101,22 @@ PROJECTS = (
     Project("nano", "application: text editor", "nano", "7.2-1+deb12u1",
             "e7ec15144ec5b984681d079ea4e3a0f6f17eb92895376511df6822bd770e7281", "autotools",
             ("make", "bear", "libncurses-dev")),
+    Project("librdkafka", "network: Apache Kafka client library", "librdkafka", "2.0.2-1",
+            "88eb09e84f3d838676c45d2db47633923d069b8605f6b4b48895155ab2b4c64f", "autotools",
+            ("make", "bear", "pkg-config", "libssl-dev", "libsasl2-dev", "libzstd-dev",
+             "liblz4-dev", "zlib1g-dev", "python3")),
+    Project("unbound", "daemon: validating DNS resolver", "unbound", "1.17.1-2+deb12u4",
+            "7833b82f7a888354c672dd743c19551325cb745e9a70793e90f4c9493ebaa065", "autotools",
+            ("make", "bear", "libssl-dev", "libexpat1-dev", "bison", "flex"),
+            why="its Makefile regenerates the configuration parser: bison and flex"),
+    Project("nng", "network: nanomsg-next-gen messaging library", "nng", "1.5.2-2",
+            "87a37a521f7726937c58e670bd6b78bad14b9373f7fe600fa7ef7f11aeb76bfe", "cmake",
+            ("cmake",)),
+    Project("multipath-tools", "system tool: device-mapper multipath daemon and tools",
+            "multipath-tools", "0.9.4-3+deb12u2",
+            "5d0d7c1327a5748789e83fa4da03b464429a23f000134f13a35691f25abaa258", "make",
+            ("make", "bear", "pkg-config", "libaio-dev", "libdevmapper-dev", "libedit-dev",
+             "libjson-c-dev", "libsystemd-dev", "libudev-dev", "liburcu-dev", "systemd")),
 )
 
 BY_NAME = {p.name: p for p in PROJECTS}
