@@ -18,7 +18,7 @@ import debsrc
 from projects_list import Project
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-WORK = os.path.join(HERE, "projects")
+WORK = os.path.realpath(os.path.join(HERE, "projects"))   # builds may be a link to a shared folder
 _DROPPED_ENV = ("CFLAGS", "CPPFLAGS", "CXXFLAGS", "LDFLAGS", "MAKEFLAGS", "CC", "CXX", "LIBS")
 
 
