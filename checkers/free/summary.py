@@ -200,6 +200,10 @@ def _code_set(ctx, here, exact, maybe, conds):
         return None
     for index, value in conds.params:
         eqs = {k: equals_const(ctx.c, value, k) for k in conds.codes}
+        # One question first: where it may happen for a value none of the codes is, no code
+        # set tells it (most uses and frees, whatever the parameter).
+        if ctx.can(here, -ctx.c.OR_all(eqs.values()), maybe, budget=OPTIONAL):
+            continue
         ks = [k for k, eq in eqs.items() if ctx.can(here, eq, maybe, budget=OPTIONAL)]
         if not ks or len(ks) == len(eqs):
             continue
