@@ -207,6 +207,31 @@ class SaturnParser(GnuCParser):
         self._parse_attributes_opt()
         return super()._parse_init_declarator(id_only=id_only)
 
+    def _parse_any_declarator(self, allow_abstract=False, typeid_paren_as_abstract=False):
+        # `int (*trigger)(struct ev *)` as a parameter, `trigger` also a typedef name: a pointer
+        # before the name inside the parentheses makes it a declarator naming it (an abstract
+        # one has nothing after `(*` but `(` or `[`); the base parser takes `(TYPEID` for an
+        # abstract declarator (multipath-tools' uevent_dispatch).
+        if typeid_paren_as_abstract and self._pointer_to_typeid_ahead():
+            return self._parse_typeid_declarator(), True
+        return super()._parse_any_declarator(allow_abstract, typeid_paren_as_abstract)
+
+    def _pointer_to_typeid_ahead(self) -> bool:
+        mark = self._mark()
+        try:
+            while self._accept("TIMES"):
+                self._plain_qualifiers()
+            if not self._accept("LPAREN"):
+                return False
+            self._parse_attributes_opt()
+            pointers = 0
+            while self._accept("TIMES"):
+                pointers += 1
+                self._plain_qualifiers()
+            return pointers > 0 and self._peek_type() == "TYPEID"
+        finally:
+            self._reset(mark)
+
     def _parse_array_decl_common(self, base_type, coord=None):
         # `[*n]` is a dimension expression, not the `[*]` of an unspecified VLA, which the
         # base parser takes it for (brotli's `decoded_buffer[*decoded_size]`).

@@ -75,6 +75,10 @@ GNU_CONSTRUCTS = {
     "own_bool_typedef": "typedef unsigned char bool; bool f(bool b) { return b; }",
     "array_dimension_deref": "int f(unsigned long *n, unsigned char b[*n]); "
                              "int g(int n, char b[*]); int h(int *n, int (*m)[*n + 1]);",
+    "typedef_name_as_parameter": "typedef int (trig)(int *); static trig *saved; "
+                                 "int f(int (*trig)(int *), int *p) { saved = trig; "
+                                 "return trig(p); } int g(int (* const *trig)(int *)) "
+                                 "{ return (*trig)(0); }",
     "nested_function": "int f(int x) { int g(int y) { return x + y; } return g(1); }",
 }
 
