@@ -116,6 +116,7 @@ def run_side(run: Run, b: inputs.Build, c: dict, side: str, sha: str, saturn: st
             got["inputs"] = inputs.side_inputs(b, c, tree)
             run.cache.put(c["commit"], side, "inputs", ikey, got["inputs"])
         if "error" not in got["inputs"] and not _cached(run, c, side, saturn, got, wanted):
+            inputs.make_links(got["inputs"])
             _run_tools(run, b, c, side, tree, got, wanted)
     except inputs.NotReproducible as err:
         got["inputs"] = {"error": str(err)}

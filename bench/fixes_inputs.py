@@ -204,17 +204,56 @@ def header_fallback(tree: str, rel: str, flags: list[str]) -> list[str]:
     return [x for d in found for x in ("-idirafter", d)]
 
 
+def without_moved_headers(b: Build, tree: str, flags: list[str]) -> tuple[list[str], dict]:
+    """The flags with each Debian include directory that holds a header the tree has moved
+    elsewhere (its own copy at another path, none at this one) replaced by a directory of
+    links to the rest of it, and those directories ({dir: [Debian dir, left out]}, made by
+    `make_links`): the commit's header wins over the release's (c-ares' src/lib/ares_llist.h,
+    in src/lib/include/ by then), and the generated ones are still found."""
+    tree_files: dict[str, set] = {}
+    for dirpath, dirnames, names in os.walk(tree):
+        dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+        for n in names:
+            if n.endswith(".h"):
+                tree_files.setdefault(n, set()).add(os.path.relpath(dirpath, tree))
+    out, links = list(flags), {}
+    for i, arg in enumerate(flags[:-1]):
+        path = flags[i + 1]
+        if arg not in _DIR_FLAGS or not path.startswith(b.root + os.sep) or \
+                not os.path.isdir(path):
+            continue
+        rel = os.path.relpath(path, b.root)
+        moved = sorted(n for n in os.listdir(path) if rel not in tree_files.get(n, {rel}))
+        if moved:
+            out[i + 1] = os.path.join(tree, ".debian", rel)
+            links[out[i + 1]] = [path, moved]
+    return out, links
+
+
+def make_links(inputs: dict) -> None:
+    """The directories of links the commands name (without_moved_headers), in a tree just
+    extracted."""
+    for cmd in inputs["commands"] + inputs["context"]:
+        for rest, (path, left_out) in cmd.get("links", {}).items():
+            if os.path.isdir(rest):
+                continue
+            os.makedirs(rest)
+            for n in sorted(set(os.listdir(path)) - set(left_out)):
+                os.symlink(os.path.join(path, n), os.path.join(rest, n))
+
+
 def command(b: Build, rel: str, tree: str) -> dict:
     """A compile_commands.json entry for the extracted tree's `rel`, with the Debian entry's
     flags (rewritten), and where its Debian directory is (the peers run there)."""
     entry, how = b.entry_for(rel)
-    flags = rewrite_flags(b, entry, rel, tree)
+    flags, links = without_moved_headers(b, tree, rewrite_flags(b, entry, rel, tree))
     # Last of all the Debian compile's own directory: a generated header a source includes
     # relative to itself (librdkafka's "../config.h") is found there, after everything else.
     flags += header_fallback(tree, rel, flags) + ["-idirafter", entry.directory] + \
         list(ERA_DEFINES.get(b.project.name, ()))
     return {"file": rel, "matched": os.path.relpath(entry.path, b.root), "how": how,
-            "compiler": entry.args[0], "flags": flags, "debian_dir": entry.directory}
+            "compiler": entry.args[0], "flags": flags, "debian_dir": entry.directory,
+            **({"links": links} if links else {})}
 
 
 def side_inputs(b: Build, c: dict, tree: str) -> dict:
@@ -233,8 +272,10 @@ def side_inputs(b: Build, c: dict, tree: str) -> dict:
         except NotReproducible as err:
             notes.append(f"context {rel} left out: {err}")
     ranges = {f: function_ranges(tree, f, c["functions"]) for f in changed}
-    return {"changed": changed, "commands": cmds, "context": context, "ranges": ranges,
-            "notes": notes}
+    out = {"changed": changed, "commands": cmds, "context": context, "ranges": ranges,
+           "notes": notes}
+    make_links(out)
+    return out
 
 
 # --- the files that define what a changed file calls ---------------------------------------
