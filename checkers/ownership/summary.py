@@ -311,18 +311,20 @@ def _descriptors_in(ctx, data, value) -> list:
 
 
 def _escapees(ctx, checker, rules, g, returned=None) -> list:
-    """Parameter-reachable locations that escape by a route other than their parameter. When the
-    summary says the result is parameter i, returning it is no escape (the caller sees it)."""
+    """Locations a parameter or global reaches that escape by a route other than their own
+    (freed, or kept elsewhere): a callee that frees what a global holds and clears it
+    (`free(list); list = NULL;`) leaves its caller no block to lose. When the summary says the
+    result is parameter i, returning it is no escape (the caller sees it)."""
     by_steps: dict[str, tuple] = {}   # one query per interface path, whatever its locations
     for obj, value in list(ctx.inputs.items()):
         for loc, _ in ctx.locations(value):
             if not checker.may_own(loc.type):
                 continue
             steps = ctx.interface_steps(loc)
-            if not steps or steps[0][0] != "param" or \
+            if not steps or steps[0][0] not in ("param", "global") or \
                     sum(1 for s in steps if s[0] == "deref") > POINTER_HOPS:
                 continue
-            excluded = {("param", steps[0][1])}
+            excluded = {(steps[0][0], steps[0][1])}
             if returned == steps[0][1]:
                 excluded.add(RET)
             key = repr(steps)
