@@ -7,7 +7,7 @@ from saturn.plugin.checker import FALSE, callee_summary, equals_const
 
 from . import lock_class
 from .lock_props import input_field
-from .lock_states import ACQ, REL, E, L, R, U
+from .lock_states import ACQ, REL, E, L, R, U, mixed
 from .lock_rows import LockError
 
 
@@ -351,7 +351,7 @@ def _vague_row(rows, row) -> bool:
     [lock-summary-budget]) is a condition the budget left out, not one a caller can see."""
     ins, s, outs = row[0], row[1], row[2]
     exits = {r[3] for r in rows if r[0] == ins and r[1] == s and r[2] == outs}
-    return {U, L} <= exits or (row[3] == E and len(exits) > 1)
+    return mixed(exits) or (row[3] == E and len(exits) > 1)
 
 
 def set_mine(ctx, fs, st, obj, old, new, g) -> None:

@@ -9,7 +9,7 @@ from .lock_props import (MAX_FIELD_TRIES, MAX_PIN, field_candidates, inherited_p
                          kind_of_object)
 from .lock_rows import OverBudget, ambiguous, locks_by_uid, matters, outcomes, project, \
     vague_share
-from .lock_states import L, U
+from .lock_states import mixed
 
 MAX_INHERITED = 2
 
@@ -19,7 +19,7 @@ def _ambiguity(locks) -> float:
     count, so that one of several conditions a release needs together (no parent, not
     read-only) counts as progress."""
     groups = [exits for lk in locks for exits in outcomes(lk).values()]
-    return sum(1 for exits in groups if {U, L} <= exits) / len(groups) if groups else 0.0
+    return sum(1 for exits in groups if mixed(exits)) / len(groups) if groups else 0.0
 
 
 def refined(ctx, checker, exit_state, pin, pout, memo):

@@ -9,7 +9,7 @@ from saturn.report.diagnostic import TraceNote
 
 from .lock_apply import reported_by_callee
 from .lock_props import input_props
-from .lock_states import ACQ, REL, L, U
+from .lock_states import ACQ, NAMES, REL, L, R, U, mixed
 from .lock_rows import QUESTION_BUDGET, Answers, OverBudget, ask, lock_exists, valuations
 
 
@@ -271,8 +271,9 @@ def _type_b(ctx, checker, data, uid, lk, exit_state, summary) -> None:
     for ins, s, outs, s2, _ in rows:
         groups.setdefault((tuple(ins), s, tuple(outs)), set()).add(s2)
     for (ins, s, outs), exits in sorted(groups.items(), key=str):
-        if not {U, L} <= exits:
+        if not mixed(exits):
             continue
+        held = L if L in exits else R
         fs = data.fs
         s0 = checker._entry_value(data, (uid, "#lock"))
         final = exit_state.attrs.get((uid, "#lock"), s0)
@@ -284,16 +285,16 @@ def _type_b(ctx, checker, data, uid, lk, exit_state, summary) -> None:
         ret_lits = [ctx.lit(gr) for gr, _ in ctx.returns]
         # Held only where a release may have gone to it unseen (NOTE [lock-classes]): vague.
         clear = -fs.is_(exit_state.attrs.get((uid, "#lockvague"), fs.const(0)), 1)
-        locked = ctx.may(*base, fs.is_(final, L), clear, observe=ret_lits)
+        locked = ctx.may(*base, fs.is_(final, held), clear, observe=ret_lits)
         unlocked = ctx.may(*base, fs.is_(final, U), observe=ret_lits)
         if locked is None or unlocked is None:
             continue
         where, other = ctx.return_coord(locked), ctx.return_coord(unlocked)
-        notes = ctx.witness(ctx.c.AND_all(base + [fs.is_(final, L)]), events=_ops(data, uid))
+        notes = ctx.witness(ctx.c.AND_all(base + [fs.is_(final, held)]), events=_ops(data, uid))
         notes.append(TraceNote(other.file, other.line,
                                f"another path returns here with {lk['name']} unlocked"))
         ctx.report(checker.name, "lock.ambiguous-exit", where,
-                   f"'{ctx.fn.name}' may return with {lk['name']} locked or unlocked "
+                   f"'{ctx.fn.name}' may return with {lk['name']} {NAMES[held]} or unlocked "
                    f"under the same return condition", notes, statement=f"return {lk['name']}")
         return
 

@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 from saturn.plugin.checker import FALSE
 
-from .lock_states import REL, E, L, R, U
+from .lock_states import REL, E, L, R, U, mixed
 
 
 class LockError(NamedTuple):
@@ -47,7 +47,7 @@ def outcomes(lock) -> dict:
 
 
 def ambiguous(locks) -> int:
-    return sum(1 for lk in locks for exits in outcomes(lk).values() if {U, L} <= exits)
+    return sum(1 for lk in locks for exits in outcomes(lk).values() if mixed(exits))
 
 
 def vague_share(lock) -> float:
@@ -56,7 +56,7 @@ def vague_share(lock) -> float:
     flag-chosen pair would be told it may release this one). A share, not a count: a
     proposition that settles half the conditions doubles them."""
     groups = outcomes(lock)
-    vague = sum(1 for exits in groups.values() if {U, L} <= exits or (E in exits and len(exits) > 1))
+    vague = sum(1 for exits in groups.values() if mixed(exits) or (E in exits and len(exits) > 1))
     return vague / len(groups) if groups else 0.0
 
 

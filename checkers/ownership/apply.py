@@ -37,6 +37,16 @@ def resolve_escapees(ctx, checker, summary, args, st) -> list:
     return out
 
 
+def resolve_kept_if(ctx, checker, summary, args, st) -> list:
+    """Before the call: the objects of the escapees the callee takes only where it succeeds,
+    and what they hold, each with its condition: [(when, locations)]."""
+    out, memo = [], {}
+    for steps, when in summary.get("escapees_if", []):
+        objs = ctx.resolve(steps, args, None, st, memo)
+        out.append((when, objs + held_by(ctx, checker, st, objs) if objs else objs))
+    return out
+
+
 def held_by(ctx, checker, st, locations, depth: int = POINTER_HOPS):
     """Locations reachable from the given objects through pointer fields, up to `depth` levels
     (a callback struct holding a pointer to a private block, passed by address through another
@@ -83,9 +93,15 @@ def _sized(ctx, call, args):
     return valid
 
 
-def apply(ctx, checker, call, summary, escapees, args, st, held=None) -> None:
+def apply(ctx, checker, call, summary, escapees, args, ret, st, held=None,
+          kept_if=()) -> None:
     if escapees:
         checker.escape(ctx, st, escapees, call.coord, f"'{call.text}' {checker.kept_note}")
+    view = conditions.CallView(ctx, ret, args, st) if kept_if else None
+    for when, objs in kept_if:
+        cond = conditions.lit(ctx, when, view)
+        checker.escape(ctx, st, [(o, ctx.c.AND(g, cond)) for o, g in objs], call.coord,
+                       f"'{call.text}' {checker.kept_note} (if {when})")
     name = (call.callee or "").rsplit(":", 1)[-1]
     if summary.get("allocator") and call.lv is not None and \
             checker.has_descriptors() and isinstance(call.ret, T.IntT):

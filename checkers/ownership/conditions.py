@@ -93,6 +93,22 @@ def find(ctx, g, valid, view: ExitView, result=True) -> str:
     return " and ".join(conds) or "always"
 
 
+def result_only(ctx, g, valid, view: ExitView) -> str:
+    """The result's atoms that hold wherever `valid` does on the exit `g` ("always" if none, or
+    where the function has no result to test): a callee that takes a block over only where it
+    succeeds."""
+    if view.ret is None or not ctx.affordable():
+        return "always"
+    pointer = isinstance(ctx.fn.rv.type, T.PtrT)
+    conds = []
+    for atom in POINTER_RESULT_ATOMS if pointer else RESULT_ATOMS:
+        if not ctx.can(g, valid, -lit(ctx, atom, view)):
+            conds.append(atom)
+            if atom == "ret==0":
+                break
+    return " and ".join(conds) or "always"
+
+
 def lit(ctx, when: str, view) -> int:
     """The literal of a condition `find` gave, with the values of `view`."""
     if when == "always":

@@ -87,13 +87,16 @@ class EscapeRules:
             return ("global", sym.key)
         return ("unknown", None)
 
+    def released(self, l) -> int:
+        """Where l was freed or handed to a callee that keeps it (its #escaped attribute)."""
+        return self.data.fs.is_(self.ctx.get_attr(self.st, l, ESCAPED), 1)
+
     def escaped(self, l, excluded=frozenset()) -> int:
         key = (l, excluded)
         if key in self.memo:
             return self.memo[key]
         self.memo[key] = FALSE  # a cycle back to (l, X) adds no route
-        fs = self.data.fs
-        out = fs.is_(self.ctx.get_attr(self.st, l, ESCAPED), 1)
+        out = self.released(l)
         descriptor = l in self.data.handles.values
         slots = self.int_slots() if descriptor else self.pointer_slots()
         for p, value, own in slots:

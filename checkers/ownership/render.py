@@ -35,7 +35,8 @@ def summary_lines(name: str, thing: str, summary: dict, failure: str = "null") -
     for first, other in summary.get("field_aliases", []):
         parts.append(f"{render_steps([['ret'], ['deref']] + other)} points to the same block as "
                      f"{render_steps([['ret'], ['deref']] + first)}")
-    escapees = [render_steps(e) for e in summary.get("escapees", [])]
+    escapees = [render_steps(e) for e in summary.get("escapees", [])] + \
+        [f"{render_steps(e)} if {when}" for e, when in summary.get("escapees_if", [])]
     parts.append("escapees: " + (", ".join(escapees) if escapees else "none"))
     if summary.get("values"):
         parts.append("descriptors taken: " + ", ".join(render_steps(v) for v in summary["values"]))
@@ -45,5 +46,5 @@ def summary_lines(name: str, thing: str, summary: dict, failure: str = "null") -
 def facts(summary: dict) -> dict:
     """The search facts every ownership checker's summary gives, by their role."""
     return {"allocator": bool(summary.get("allocator")),
-            "escapees": bool(summary.get("escapees")),
+            "escapees": bool(summary.get("escapees") or summary.get("escapees_if")),
             "out_alloc": bool(summary.get("out_alloc"))}

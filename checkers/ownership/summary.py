@@ -20,6 +20,7 @@ from .escape import POINTER_HOPS, EscapeRules
 
 RET = ("ret", None)
 COPY_CONE = 4_000   # gates looked through for the parameters a stored integer may copy
+CONDITIONAL_ESCAPEES = 16   # escapees asked whether they escape only where the call succeeds
 
 
 def empty() -> dict:
@@ -42,7 +43,10 @@ def infer(ctx, checker, exit_state) -> dict:
                                                   ctx.exit_value(rv, exit_state))
     summary["out_alloc"] = _out_allocs(ctx, checker, data, rules, g, view)
     summary["field_alloc"] = _field_allocs(ctx, data, rules, g, view)
-    summary["escapees"] = _escapees(ctx, checker, rules, g, summary["returns_param"])
+    summary["escapees"], kept_if = _escapees(ctx, checker, rules, g, view,
+                                             summary["returns_param"])
+    if kept_if:
+        summary["escapees_if"] = kept_if
     if checker.has_descriptors():
         returned = {loc.root for loc, _ in ctx.locations(view.ret)} if view.ret is not None \
             else set()
@@ -310,11 +314,14 @@ def _descriptors_in(ctx, data, value) -> list:
     return [(h, lit) for h, lit in found if lit != FALSE]
 
 
-def _escapees(ctx, checker, rules, g, returned=None) -> list:
+def _escapees(ctx, checker, rules, g, view, returned=None) -> tuple[list, list]:
     """Locations a parameter or global reaches that escape by a route other than their own
     (freed, or kept elsewhere): a callee that frees what a global holds and clears it
     (`free(list); list = NULL;`) leaves its caller no block to lose. When the summary says the
-    result is parameter i, returning it is no escape (the caller sees it)."""
+    result is parameter i, returning it is no escape (the caller sees it). Those that escape
+    only where the result says the call succeeded come apart, with that condition
+    ([[steps, "ret==0"], ...]): a list that links an item in only where it could allocate the
+    node leaves the item its caller's where it failed."""
     by_steps: dict[str, tuple] = {}   # one query per interface path, whatever its locations
     for obj, value in list(ctx.inputs.items()):
         for loc, _ in ctx.locations(value):
@@ -328,10 +335,29 @@ def _escapees(ctx, checker, rules, g, returned=None) -> list:
             if returned == steps[0][1]:
                 excluded.add(RET)
             key = repr(steps)
-            lit = rules.escaped(loc, frozenset(excluded))
+            lit, freed = rules.escaped(loc, frozenset(excluded)), rules.released(loc)
             old = by_steps.get(key)
-            by_steps[key] = (steps, ctx.c.OR(old[1], lit) if old else lit)
+            by_steps[key] = (steps, ctx.c.OR(old[1], lit) if old else lit,
+                             ctx.c.OR(old[2], freed) if old else freed)
     paths = list(by_steps.values())
-    found = [steps for (steps, _), may in zip(paths, ctx.which_may([l for _, l in paths], g))
-             if may]
-    return sorted(found, key=lambda s: ctx.render_path(s))
+    found = sorted(((steps, lit, freed) for (steps, lit, freed), may in
+                    zip(paths, ctx.which_may([l for _, l, _ in paths], g)) if may),
+                   key=lambda sl: ctx.render_path(sl[0]))
+    always, kept_if = [], []
+    for i, (steps, lit, freed) in enumerate(found):
+        when = _kept_when(ctx, g, lit, freed, view) if i < CONDITIONAL_ESCAPEES else "always"
+        if when == "always":
+            always.append(steps)
+        else:
+            kept_if.append([steps, when])
+    return always, kept_if
+
+
+def _kept_when(ctx, g, lit, freed, view) -> str:
+    """The result's condition of an escape by being stored only. A free, or a callee that took
+    the block, counts as an escape on every path: a release that says whether a reference count
+    fell to zero frees under a condition its callers do not test, and a buffer grown in place
+    frees the old block only where it succeeded, and keeps it (NOTE [grown-fields])."""
+    if view.ret is None or ctx.can(g, freed):
+        return "always"
+    return conditions.result_only(ctx, g, lit, view)

@@ -204,10 +204,11 @@ class OwnershipChecker(Checker[OwnData]):
 
     def pre_summary(self, ctx, call, summary, args, st):
         return (apply.resolve_escapees(ctx, self, summary, args, st),
-                apply.held_out_params(ctx, summary, args, st))
+                apply.held_out_params(ctx, summary, args, st),
+                apply.resolve_kept_if(ctx, self, summary, args, st))
 
     def post_summary(self, ctx, call, summary, args, ret, st, token):
-        apply.apply(ctx, self, call, summary, token[0], args, st, token[1])
+        apply.apply(ctx, self, call, summary, token[0], args, ret, st, token[1], token[2])
 
     def apply_spec(self, ctx, call, name, args, ret, st, held=()):
         text, extra = call.text, self.extra.get(name, {})
