@@ -197,7 +197,7 @@ def _unknown_pair(self, la, lb) -> bool:
     fa, fb = la.origin == "function", lb.origin == "function"
     if fa != fb:
         return (lb if fa else la).origin in ("env", "fresh")
-    if _sentinel(la, lb) or _sentinel(lb, la):
+    if _sentinel(la, lb) or _sentinel(lb, la) or _constant_and_read(la, lb):
         return True   # NOTE [sentinels]
     tables = self.program.tables
     ta, tb = la.path in tables, lb.path in tables
@@ -231,11 +231,17 @@ def _siblings(pa, pb) -> bool:
 # free literal per pair, as for the pairs above; without it the walk never ended, and a
 # function returning with a lock it took before the walk was not seen to release it on its
 # normal exit. Other globals stay apart from what the function is given (a table of hooks).
+# So may a constant address (`MAP_FAILED`, `(void *)-1`) and what a pointer the function
+# read points to: `if (c->map == MAP_FAILED)` is taken both ways.
 def _sentinel(g, loc) -> bool:
     sym, t = g.sym, g.type
     return g.parent is None and sym is not None and sym.kind == "global" and \
         isinstance(t, T.StructT) and any(T.points_to(ft, t) for _, ft in t.fields) and \
         _pointed_to(loc) and loc.type is not None and loc.type.key() == t.key()
+
+
+def _constant_and_read(la, lb) -> bool:
+    return (la.origin == "int" and _pointed_to(lb)) or (lb.origin == "int" and _pointed_to(la))
 
 
 def _pointed_to(loc) -> bool:
