@@ -331,11 +331,14 @@ def _escapees(ctx, checker, rules, g, view, returned=None) -> tuple[list, list]:
             if not steps or steps[0][0] not in ("param", "global") or \
                     sum(1 for s in steps if s[0] == "deref") > POINTER_HOPS:
                 continue
+            freed = rules.released(loc)
+            if steps[0][0] == "global" and freed == FALSE:
+                continue   # a global's block stays the global's unless the function let it go
             excluded = {(steps[0][0], steps[0][1])}
             if returned == steps[0][1]:
                 excluded.add(RET)
             key = repr(steps)
-            lit, freed = rules.escaped(loc, frozenset(excluded)), rules.released(loc)
+            lit = rules.escaped(loc, frozenset(excluded))
             old = by_steps.get(key)
             by_steps[key] = (steps, ctx.c.OR(old[1], lit) if old else lit,
                              ctx.c.OR(old[2], freed) if old else freed)
@@ -343,9 +346,9 @@ def _escapees(ctx, checker, rules, g, view, returned=None) -> tuple[list, list]:
     found = sorted(((steps, lit, freed) for (steps, lit, freed), may in
                     zip(paths, ctx.which_may([l for _, l, _ in paths], g)) if may),
                    key=lambda sl: ctx.render_path(sl[0]))
+    whens = _kept_when(ctx, g, found[:CONDITIONAL_ESCAPEES], view)
     always, kept_if = [], []
-    for i, (steps, lit, freed) in enumerate(found):
-        when = _kept_when(ctx, g, lit, freed, view) if i < CONDITIONAL_ESCAPEES else "always"
+    for (steps, _, _), when in zip(found, whens + ["always"] * len(found)):
         if when == "always":
             always.append(steps)
         else:
@@ -353,11 +356,14 @@ def _escapees(ctx, checker, rules, g, view, returned=None) -> tuple[list, list]:
     return always, kept_if
 
 
-def _kept_when(ctx, g, lit, freed, view) -> str:
-    """The result's condition of an escape by being stored only. A free, or a callee that took
-    the block, counts as an escape on every path: a release that says whether a reference count
-    fell to zero frees under a condition its callers do not test, and a buffer grown in place
-    frees the old block only where it succeeded, and keeps it (NOTE [grown-fields])."""
-    if view.ret is None or ctx.can(g, freed):
-        return "always"
-    return conditions.result_only(ctx, g, lit, view)
+def _kept_when(ctx, g, found, view) -> list[str]:
+    """For each escapee, the result's condition of its escape where it escapes by being stored
+    only. A free, or a callee that took the block, counts as an escape on every path: a release
+    that says whether a reference count fell to zero frees under a condition its callers do not
+    test, and a buffer grown in place frees the old block only where it succeeded, and keeps
+    it (NOTE [grown-fields]). Whether each may be freed is one round of models for all."""
+    if view.ret is None or not found:
+        return ["always"] * len(found)
+    freed = ctx.which_may([f for _, _, f in found], g)
+    return ["always" if may else conditions.result_only(ctx, g, lit, view)
+            for (_, lit, _), may in zip(found, freed)]
