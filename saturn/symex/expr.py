@@ -191,8 +191,9 @@ def _unknown_pair(self, la, lb) -> bool:
     `ops->cb == my_cb` may hold; NOTE [table-calls] in ir/tables.py: so may `ops == &table`)."""
     if la.root.uid in self.anywhere or lb.root.uid in self.anywhere:
         return True
-    if _siblings(_input_block(la), _input_block(lb)) and la.type is not None and \
-            lb.type is not None and la.type.key() == lb.type.key():
+    pa, pb = _input_block(la), _input_block(lb)
+    if (_siblings(pa, pb) or _owner_link(pa, pb) or _owner_link(pb, pa)) and \
+            la.type is not None and lb.type is not None and la.type.key() == lb.type.key():
         return True   # NOTE [input-pointers-meet]
     fa, fb = la.origin == "function", lb.origin == "function"
     if fa != fb:
@@ -208,8 +209,11 @@ def _unknown_pair(self, la, lb) -> bool:
 # to blocks of one type, may be one address (a stack's `start` and `top`: `while (s->start !=
 # s->top) --s->top;`): their objects' addresses may be equal, one free literal per pair as for
 # havocked pointers. Without it the loop could leave only where both are null, and what
-# follows it would never see the blocks. Pointers from unrelated places stay apart: the
-# paths where they would be equal but their blocks distinct make callees' summaries vaguer.
+# follows it would never see the blocks. So may a parameter and a field of another
+# parameter's block pointing to a struct of the parameter's type (a back-link to an owner:
+# `assert(buf->owner == broker)`, which otherwise failed on every path and left the function
+# no exit). Pointers from unrelated places stay apart: the paths where they would be equal
+# but their blocks distinct make callees' summaries vaguer.
 def _input_block(loc):
     """The pointer object whose target `loc` is, where it is an input's block."""
     base = loc.root
@@ -217,6 +221,21 @@ def _input_block(loc):
         base = base.derived_from.root
     ok = base.origin == "env" and base.sym is None and not isinstance(loc.type, T.VoidT)
     return base.deref_of if ok else None
+
+
+def _owner_link(param, field) -> bool:
+    """`param` is a parameter to a struct, `field` a member of the block another parameter
+    points to."""
+    if param is None or field is None or param.parent is not None or param.sym is None or \
+            param.sym.kind != "param" or field.parent is None:
+        return False
+    holder = field.parent
+    while holder.parent is not None:
+        holder = holder.parent
+    base = holder.deref_of
+    return isinstance(param.type, T.PtrT) and isinstance(param.type.target, T.StructT) and \
+        base is not None and base.parent is None and base.sym is not None and \
+        base.sym.kind == "param" and base is not param
 
 
 def _siblings(pa, pb) -> bool:
