@@ -319,11 +319,37 @@ def _container_of(self, e, st):
 
 def _ptr_add(self, e, st):
     p = self.as_gls(self.value(e.p, st))
-    k = self.as_int(self.value(e.offset, st), T.LONG).constant()
+    off = self.as_int(self.value(e.offset, st), T.LONG)
+    k = off.constant()
+    cases = _few_values(self, off) if k is None else None
+    if cases:
+        return gls.make(self.c, [(loc, self.c.AND(g, when)) for v, when in cases
+                                 for loc, g in _moved(self, p, v).entries])
     rest, more = _split_constant(N.uncast(e.offset)) if k is None else (None, 0)
     if rest is not None:   # `p + (i + 1)`: one past wherever `p + i` is (NOTE [constant-offsets])
         return _moved(self, _moved(self, p, None), more)
     return _moved(self, p, k)
+
+
+OPEN_BITS = 2   # an offset with at most this many bits unknown is taken value by value
+
+
+def _few_values(self, off: BitVec):
+    """(value, guard) for each value of an offset only a few bits of which are open (a loop
+    index where the unrolled iterations join: `i` is 0 or 1), else None."""
+    open_bits = [i for i, b in enumerate(off.bits) if b != TRUE and b != FALSE]
+    if len(open_bits) > OPEN_BITS:
+        return None
+    out = []
+    for m in range(1 << len(open_bits)):
+        bits, when = list(off.bits), TRUE
+        for j, i in enumerate(open_bits):
+            on = (m >> j) & 1
+            bits[i] = TRUE if on else FALSE
+            when = self.c.AND(when, off.bits[i] if on else -off.bits[i])
+        if when != FALSE:
+            out.append((BitVec(tuple(bits), off.signed).constant(), when))
+    return out
 
 
 def _split_constant(e):
@@ -367,7 +393,10 @@ def _moved(self, p, k):
 # impossible, and every path past the test dead. A symbolic offset still lands on the one
 # object past p whatever the offset, and constant offsets from there have objects of their
 # own the same way: a parser's cursor `aptr = abuf + len` reads a record's type from `aptr[0]`
-# and `aptr[1]`, an indexed one from `buf[i]` and `buf[i + 1]`.
+# and `aptr[1]`, an indexed one from `buf[i]` and `buf[i + 1]`. An offset with only a few
+# bits open is each of its values under its guard: where a loop's unrolled iterations join (an
+# early exit taken from either), `a[i]` is still `a[0]` or `a[1]`, the element each iteration
+# locked, not a third one.
 def _at_offset(self, loc, k):
     base, at = (loc.derived_from, loc.offset) if loc.origin == "derived" and \
         loc.offset is not None and loc.derived_from is not None else (loc, 0)
