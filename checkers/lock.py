@@ -143,10 +143,11 @@ class LockChecker(Checker[LockData]):
             return
         if token[0] == "spec":
             if token[1][0] in ("acquire", "release") and call.lv is not None and \
-                    hasattr(ret, "bits"):
+                    hasattr(ret, "bits") and not ctx.has_body(call.callee):
                 # The lock is taken (or given back), so the call succeeded: pthread_mutex_lock,
                 # mtx_lock, sem_wait and their releases return 0 then (a result read as an
-                # error would be a lock not taken, or not held).
+                # error would be a lock not taken, or not held). A program's own definition
+                # says what it returns (a C11 threads emulation's thrd_success may be 1).
                 ctx.restrict(st, equals_const(ctx.c, ret, 0))
             self.apply_spec(ctx, call, token[1], token[2], ret, st, token[3])
         else:
