@@ -118,13 +118,22 @@ def _consistent(ctx, fs, lk, obj, g, old, enabled) -> int:
     """Where the lock is the object, one of its rows applies (or it is stuck in an error)."""
     if lk.get("unknown") or not lk["transitions"]:
         return 1
-    return ctx.c.OR(-g, ctx.c.OR(_stuck(ctx, fs, lk, old), ctx.c.OR_all(enabled)))
+    return ctx.c.OR(-g, ctx.c.OR(_stuck(ctx, fs, lk, old, enabled), ctx.c.OR_all(enabled)))
 
 
-def _stuck(ctx, fs, lk, old) -> int:
-    """The lock was in an error before the call. A constructor's lock is new: whatever the
-    object held before does not stay."""
-    return FALSE if lk.get("constructor") else ctx.c.OR(fs.is_(old, E), fs.is_(old, R))
+def _stuck(ctx, fs, lk, old, enabled) -> int:
+    """The lock was in an error before the call, or read-locked where the callee gives back
+    no lock. A constructor's lock is new: whatever the object held before does not stay."""
+    if lk.get("constructor"):
+        return FALSE
+    released = ctx.c.OR_all(en for row, en in zip(lk["transitions"], enabled) if _gives_back(row))
+    return ctx.c.OR(fs.is_(old, E), ctx.c.AND(fs.is_(old, R), -released))
+
+
+def _gives_back(row) -> bool:
+    """A row from locked to unlocked. Summaries start from unlocked or locked only: a callee
+    that releases a held lock releases a read-held one too (an rwlock's unlock wrapper)."""
+    return row[1] == L and row[3] == U
 
 
 # NOTE [handed-out-locks]: a lock the callee hands out through its result, in an object new to
@@ -146,7 +155,8 @@ def _enabled(ctx, fs, row, old, pins, pouts) -> int:
     ins, s, outs, _, _ = row
     conds = [x if v else -x for x, v in zip(pins, ins)] + [x if v else -x for x, v in zip(pouts, outs)]
     if s != "*":
-        conds.append(fs.is_(old, s))
+        held = fs.is_(old, s)
+        conds.append(ctx.c.OR(held, fs.is_(old, R)) if _gives_back(row) else held)
     return ctx.c.AND_all(conds)
 
 
@@ -200,7 +210,7 @@ def _apply_lock(ctx, checker, call, lk, obj, g, old, enabled, pins, pouts, st, p
         return   # (summaries stored before such locks were left out of them)
     if lk.get("constructor"):
         _constructed(ctx, data, obj, c.AND(g, c.OR_all(enabled)), path, st)
-    stuck = _stuck(ctx, fs, lk, old)
+    stuck = _stuck(ctx, fs, lk, old, enabled)
     _classes(ctx, checker, call, lk, obj, g, pins, pouts, st, path)
     reported = reported_by_callee(rows)
     first_now = ctx.get_attr(st, obj, "#lockfirst")
