@@ -7,11 +7,12 @@ frees, and which it reads or writes through, named by interface paths (§2.5.1):
 freed — a dangling pointer its caller receives.)
 
 `when`: "always" (wherever the block exists, i.e. the pointers to it were not null), by the
-result ("ret==0", "ret!=0", "ret<0", "ret>=0"), by an integer parameter or global read on entry
-(["param", i, b], ["global", key, b]: b = 1 where it is non-zero, 0 where it is zero), by an
-integer parameter's value among constants the function compares with (["param", i, "in", ks],
-and ["param", i, "in", ks, "maybe"] where it frees perhaps, and only there: an undo record
-updater whose action code says which record fields it reallocates), or "maybe" (a condition
+result ("ret==0", "ret!=0", "ret<0", "ret>=0"), by an integer or pointer parameter or an integer
+global read on entry (["param", i, b], ["global", key, b]: b = 1 where it is non-zero or not
+null, 0 where it is zero or null), by an integer parameter's value among constants the
+function compares with (["param", i, "in", ks], and ["param", i, "in", ks, "maybe"] where it
+frees perhaps, and only there: an undo record updater whose action code says which record
+fields it reallocates), or "maybe" (a condition
 none of these tells: the caller takes it as perhaps). A use's `when` is "always" (the caller
 that hands over a freed block is told of it wherever the callee may use it: correct code hands
 no freed block to a function that may read it) or, where the function has action codes, the
@@ -217,7 +218,7 @@ def _code_set(ctx, here, exact, maybe, conds):
 
 class _Conditions:
     """What a free may depend on, made on first need: the result, then the integer parameters
-    and globals the function read on entry."""
+    and globals the function read on entry, then whether a pointer parameter is null."""
 
     def __init__(self, ctx, exit_state):
         self.ctx, self.st, self.made = ctx, exit_state, None
@@ -242,18 +243,20 @@ class _Conditions:
             out += [(w, result_lit(ctx, w, ret)) for w in ("ret!=0", "ret==0")]
             if isinstance(rv.type, T.IntT) and rv.type.signed:
                 out += [(w, result_lit(ctx, w, ret)) for w in ("ret<0", "ret>=0")]
-        inputs = []
+        inputs, pointers = [], []
         for p in ctx.fn.params:
             value = ctx.param_value(p)
             if isinstance(p.type, T.IntT) and value is not None:
-                inputs.append((["param", p.index], value))
+                inputs.append((["param", p.index], -equals_const(ctx.c, value, 0)))
+            elif isinstance(p.type, T.PtrT) and value is not None:
+                # A release that returns early where a list it is also given is null.
+                pointers.append((["param", p.index], ctx.truth(value)))
         for obj, value in ctx.inputs.items():
             sym = obj.sym
             if obj.parent is None and sym is not None and sym.kind == "global" and \
                     isinstance(obj.type, T.IntT):
-                inputs.append((["global", sym.key], value))
-        for head, value in inputs[:MAX_CONDITIONS]:
-            truth = -equals_const(ctx.c, value, 0)
+                inputs.append((["global", sym.key], -equals_const(ctx.c, value, 0)))
+        for head, truth in (inputs + pointers)[:MAX_CONDITIONS]:
             out += [(head + [1], truth), (head + [0], -truth)]
         return out
 
