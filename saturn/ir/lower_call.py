@@ -17,6 +17,13 @@ NORETURN = frozenset({
     "__fortify_fail", "do_exit", "reach_error", "__VERIFIER_error",
 })
 
+# Calls that return twice: the direct return is 0. The second comes from a longjmp (or a
+# thread's cancellation unwinding to pthread_cleanup_push's handler) with the state of that
+# site, which no path through the call has: taken here, it ran the handler on the state at
+# the push (an unlock before the lock was taken).
+RETURNS_TWICE = frozenset({"setjmp", "_setjmp", "__setjmp", "sigsetjmp", "__sigsetjmp",
+                           "__sigsetjmp_cancel"})
+
 
 class CallLowering:
     def _x_FuncCall(self, node):
@@ -64,6 +71,8 @@ class CallLowering:
             self.b.wrapped[result.sym] = values[0]
         self.b.emit(N.Call(self.coord(node), result, func, tuple(values), callee, ftype.ret, text))
         short = callee.rsplit(":", 1)[-1] if callee else None
+        if short in RETURNS_TWICE and isinstance(ftype.ret, T.IntT):
+            self.b.emit(N.Assign(self.coord(node), result, const(0, ftype.ret)))
         if ftype.noreturn or short in NORETURN:
             self.b.end(N.Stop())
         if result is None:
