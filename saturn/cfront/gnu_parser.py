@@ -5,13 +5,14 @@ Gaps closed here (pycparserext 2026.1 on pycparser 3.11): ``__extension__`` insi
 left out (a TernaryOp whose ``iftrue`` is None), ``__label__`` declarations, ``__auto_type``
 (a type name resolved from the initializer by the lowering), ``__attribute__((...));`` as a
 statement, parenthesised statement expressions after ``__extension__``, attributes of
-enumerators, ``_Static_assert`` among members, ``asm goto``'s labels, `[*n]` array dimensions, and GNU nested functions
+enumerators, attributes after the name of a struct used without a body (a declaration's
+``cleanup``), ``_Static_assert`` among members, ``asm goto``'s labels, `[*n]` array dimensions, and GNU nested functions
 (a FuncDef inside a block: the lowering makes the function holding it incomplete). The lexer
 (gnu_lexer.py) takes C23's spellings.
 """
 from pycparser import c_ast
 from pycparser.c_parser import Coord, ParseError
-from pycparserext.ext_c_parser import Asm, FuncDeclExt, GnuCParser
+from pycparserext.ext_c_parser import Asm, AttributeSpecifier, FuncDeclExt, GnuCParser
 
 from .gnu_lexer import SaturnLexer
 
@@ -165,6 +166,34 @@ class SaturnParser(GnuCParser):
             rhs = self._parse_assignment_expression()
             return c_ast.Assignment(op, expr, rhs, expr.coord)
         return expr
+
+    # `struct strbuf __attribute__((cleanup(reset_strbuf))) buf`: attributes after the name of
+    # a struct used without a body are the declaration's (pycparserext dropped them, and with
+    # them the cleanup that frees the buffer); they join its specifiers, as leading ones do.
+    _held_attributes = None
+
+    def _parse_struct_or_union_specifier(self):
+        if self._peek_type(2) in ("ID", "TYPEID") and self._peek_type(3) in _ATTRIBUTE_TOKENS:
+            mark = self._mark()
+            tok, name = self._advance(), self._advance()
+            attrs = self._parse_attributes_opt()
+            if self._peek_type() != "LBRACE":
+                self._held_attributes = attrs
+                return self._select_struct_union_class(tok.value)(
+                    name=name.value, decls=None, coord=self._tok_coord(name))
+            self._reset(mark)
+        return super()._parse_struct_or_union_specifier()
+
+    def _parse_declaration_specifiers(self, allow_no_type=False):
+        outer, self._held_attributes = self._held_attributes, None
+        try:
+            spec, saw_type, first = super()._parse_declaration_specifiers(allow_no_type)
+            if self._held_attributes is not None and self._held_attributes.exprs:
+                spec = self._add_declaration_specifier(
+                    spec, AttributeSpecifier(self._held_attributes), "function", append=True)
+            return spec, saw_type, first
+        finally:
+            self._held_attributes = outer
 
     def _parse_specifier_qualifier_list(self):
         # Attributes between qualifiers, the type and the member name: `const __user char *p`
