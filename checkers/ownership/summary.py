@@ -195,6 +195,8 @@ def _out_allocs(ctx, checker, data, rules, g, view) -> list:
             route = frozenset({("param", p.index)})
             if new and all(not ctx.can(g, gl, rules.escaped(loc.root, route)) for loc, gl in new):
                 valid = ctx.c.OR_all(ctx.c.AND(gl, data.new_locs[loc.root][0]) for loc, gl in new)
+                if descriptor and not ctx.can(g, valid):
+                    continue   # `*can_write = 1` equals a descriptor only where it is stdout
                 # `if (!*p) *p = alloc();`: only when *p was null on entry (a loop may call it
                 # again with the block it got the first time).
                 held = ctx.input_value(slot)
