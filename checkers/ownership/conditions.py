@@ -6,7 +6,8 @@ caller can see after the call, implied wherever the function hands the block out
 - the result: "ret==0", "ret>=0", "ret!=0" (for a pointer result, "ret!=0" is non-null: a
   reader that returns NULL having allocated nothing, `if (!read_string(p, &v)) return;`);
 - an integer parameter: "param3!=0" (a setter that copies only when given some bytes:
-  `set_params(attr, NULL, 0)` allocates nothing);
+  `set_params(attr, NULL, 0)` allocates nothing), or a pointer parameter, not null (an
+  allocator's initialiser that fills its cache only when given a parent to take it from);
 - an integer the function leaves behind a pointer parameter: "*param2==0",
   "(*param2).alloced!=0" (a flag set exactly when it allocates, which the caller tests before
   freeing: lmdb's `mn_alloced`, jq's `too_deep`).
@@ -39,7 +40,8 @@ class ExitView:
 
     def param(self, i):
         p = next((p for p in self.ctx.fn.params if p.index == i), None)
-        return self.ctx.param_value(p) if p is not None and isinstance(p.type, T.IntT) else None
+        return self.ctx.param_value(p) if p is not None and \
+            isinstance(p.type, (T.IntT, T.PtrT)) else None
 
     def out(self, i, field):
         """[(value, guard)] of `*param_i` (or its member `field`) at the exit."""
@@ -68,9 +70,10 @@ class CallView:
                 for obj, g in self.ctx.resolve(steps, self.args, None, self.st)]
 
 
-def find(ctx, g, valid, view: ExitView, result=True) -> str:
+def find(ctx, g, valid, view: ExitView, result=True, through=None) -> str:
     """The atoms that hold wherever `valid` does on the exit `g`, as a condition (`result`:
-    whether the result may be one; not for an allocator's own result)."""
+    whether the result may be one; not for an allocator's own result; `through`: the index of
+    the parameter the memory is handed out through, whose pointer is then not null anyway)."""
     conds = []
     if result and view.ret is not None:
         pointer = isinstance(ctx.fn.rv.type, T.PtrT)
@@ -79,10 +82,12 @@ def find(ctx, g, valid, view: ExitView, result=True) -> str:
                 conds.append(atom)   # "ret>=0 and ret!=0": libyaml's 1 for success
                 if atom == "ret==0":
                     break
-    ints = [p.index for p in ctx.fn.params if isinstance(p.type, T.IntT)][:MAX_CANDIDATES]
-    for i in ints:
+    ints = [p.index for p in ctx.fn.params if isinstance(p.type, T.IntT)] + \
+        [p.index for p in ctx.fn.params if isinstance(p.type, T.PtrT)]
+    for i in ints[:MAX_CANDIDATES]:
         value = view.param(i)
-        if value is not None and not ctx.can(g, valid, equals_const(ctx.c, value, 0)):
+        if i != through and value is not None and \
+                not ctx.can(g, valid, -_nonzero(ctx, value)):
             conds.append(f"param{i}!=0")
     for name, value in view.outs():
         zero = equals_const(ctx.c, value, 0)
@@ -90,6 +95,9 @@ def find(ctx, g, valid, view: ExitView, result=True) -> str:
             conds.append(f"{name}!=0")
         elif not ctx.can(g, valid, -zero):
             conds.append(f"{name}==0")
+    # What a pointer points to holds only where the pointer is not null: "*param2==0" says it.
+    read = {m.group(1) or m.group(3) for m in map(_ATOM.match, conds) if m}
+    conds = [c for c in conds if not (c.startswith("param") and c[5:-3] in read)]
     return " and ".join(conds) or "always"
 
 
@@ -121,7 +129,7 @@ def lit(ctx, when: str, view) -> int:
     field_param, field, out_param, param, op = m.groups()
     if param is not None:
         value = view.param(int(param))
-        return -equals_const(ctx.c, value, 0) if hasattr(value, "bits") else 1
+        return _nonzero(ctx, value) if value is not None else 1
     if field_param is not None or out_param is not None:
         i = int(field_param if field_param is not None else out_param)
         held = [(v, g) for v, g in view.out(i, field) if hasattr(v, "bits")]
@@ -130,6 +138,11 @@ def lit(ctx, when: str, view) -> int:
         zero = ctx.c.OR_all(ctx.c.AND(g, equals_const(ctx.c, v, 0)) for v, g in held)
         return zero if op == "==0" else -zero
     return result_lit(ctx, when, view.ret) if view.ret is not None else 1
+
+
+def _nonzero(ctx, value) -> int:
+    """An integer that is not 0, or a pointer that is not null."""
+    return -equals_const(ctx.c, value, 0) if hasattr(value, "bits") else ctx.truth(value)
 
 
 def _out_name(i, field) -> str:

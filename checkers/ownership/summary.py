@@ -202,7 +202,7 @@ def _out_allocs(ctx, checker, data, rules, g, view) -> list:
                 held = ctx.input_value(slot)
                 only_if_null = held is not None and not ctx.can(g, valid, ctx.truth(held)) \
                     and _left_as_it_was(ctx, g, slot, held, value)
-                when = conditions.find(ctx, g, valid, view)
+                when = conditions.find(ctx, g, valid, view, through=p.index)
                 # Where the condition holds, is the new thing always there? Then a caller
                 # knows it is (read_pair's two strings, both there when it returns non-null).
                 exactly = when != "always" and not only_if_null and \
@@ -270,7 +270,7 @@ def _field_candidates(ctx, data, rules, g, view):
             route = frozenset({("param", i)})
             if new and all(not ctx.can(g, gl, rules.escaped(loc.root, route)) for loc, gl in new):
                 valid = ctx.c.OR_all(ctx.c.AND(gl, data.new_locs[loc.root][0]) for loc, gl in new)
-                when = conditions.find(ctx, g, valid, view)
+                when = conditions.find(ctx, g, valid, view, through=i)
                 entry = [i, [["field", obj.step]], when] + _grows(ctx, g, obj, value, other,
                                                                   conditions.lit(ctx, when, view))
                 if entry[-1] == "grows":
