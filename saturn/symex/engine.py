@@ -212,7 +212,7 @@ def _havoc(ev, st: State, entry: State | None) -> None:
         if not same(ev, entry.memory.get(obj), value):   # NOTE [lazy-values]
             ev.forget(obj, st)
             for loc, _ in getattr(st.memory[obj], "entries", ()):
-                if loc is not None:   # NOTE [havoc-pointers] in symex/expr.py
+                if loc is not None:   # NOTE [havoc-pointers] in symex/meets.py
                     ev.anywhere.add(loc.uid)
 
 
