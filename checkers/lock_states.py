@@ -14,11 +14,11 @@ class LockState(enum.IntEnum):
 
 
 U, L, R, E = LockState
+ACQ, REL = 1, 2       # #lockfirst / #lockcause: the operation that came first, or erred
+NAMES = {U: "unlocked", L: "locked", R: "read-locked", E: "error"}
 
 
 def mixed(exits) -> bool:
     """Exits both unlocked and held, exclusively or for reading: an outcome callers cannot
     tell from another under one condition."""
     return U in exits and (L in exits or R in exits)
-ACQ, REL = 1, 2       # #lockfirst / #lockcause: the operation that came first, or erred
-NAMES = {U: "unlocked", L: "locked", R: "read-locked", E: "error"}

@@ -7,18 +7,17 @@ frees, and which it reads or writes through, named by interface paths (§2.5.1):
 freed — a dangling pointer its caller receives.)
 
 `when`: "always" (wherever the block exists, i.e. the pointers to it were not null), by the
-result ("ret==0", "ret!=0", "ret<0", "ret>=0"), by an integer or pointer parameter or an integer
-global read on entry (["param", i, b], ["global", key, b]: b = 1 where it is non-zero or not
-null, 0 where it is zero or null), by an integer parameter's value among constants the
+result ("ret==0", "ret!=0", "ret<0", "ret>=0"), by an integer or pointer parameter or an
+integer global read on entry (["param", i, b], ["global", key, b]: b = 1 where it is non-zero
+or not null, 0 where it is zero or null), by an integer parameter's value among constants the
 function compares with (["param", i, "in", ks], and ["param", i, "in", ks, "maybe"] where it
 frees perhaps, and only there: an undo record updater whose action code says which record
-fields it reallocates), or "maybe" (a condition
-none of these tells: the caller takes it as perhaps). A use's `when` is "always" (the caller
-that hands over a freed block is told of it wherever the callee may use it: correct code hands
-no freed block to a function that may read it) or, where the function has action codes, the
-codes it may use the block under (["param", i, "in", ks]): an undo record updater reads the
-global cut buffer only for the actions that cut, so a caller may leave it dangling across the
-other actions.
+fields it reallocates), or "maybe" (a condition none of these tells: the caller takes it as
+perhaps). A use's `when` is "always" (the caller that hands over a freed block is told of it
+wherever the callee may use it: correct code hands no freed block to a function that may read
+it) or, where the function has action codes, the codes it may use the block under (["param", i,
+"in", ks]): an undo record updater reads the global cut buffer only for the actions that cut,
+so a caller may leave it dangling across the other actions.
 """
 from __future__ import annotations
 
@@ -247,16 +246,17 @@ class _Conditions:
         for p in ctx.fn.params:
             value = ctx.param_value(p)
             if isinstance(p.type, T.IntT) and value is not None:
-                inputs.append((["param", p.index], -equals_const(ctx.c, value, 0)))
+                inputs.append((["param", p.index], value))
             elif isinstance(p.type, T.PtrT) and value is not None:
                 # A release that returns early where a list it is also given is null.
-                pointers.append((["param", p.index], ctx.truth(value)))
+                pointers.append((["param", p.index], value))
         for obj, value in ctx.inputs.items():
             sym = obj.sym
             if obj.parent is None and sym is not None and sym.kind == "global" and \
                     isinstance(obj.type, T.IntT):
-                inputs.append((["global", sym.key], -equals_const(ctx.c, value, 0)))
-        for head, truth in (inputs + pointers)[:MAX_CONDITIONS]:
+                inputs.append((["global", sym.key], value))
+        for head, value in (inputs + pointers)[:MAX_CONDITIONS]:
+            truth = ctx.truth(value)   # not 0, or not null
             out += [(head + [1], truth), (head + [0], -truth)]
         return out
 

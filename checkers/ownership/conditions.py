@@ -74,20 +74,13 @@ def find(ctx, g, valid, view: ExitView, result=True, through=None) -> str:
     """The atoms that hold wherever `valid` does on the exit `g`, as a condition (`result`:
     whether the result may be one; not for an allocator's own result; `through`: the index of
     the parameter the memory is handed out through, whose pointer is then not null anyway)."""
-    conds = []
-    if result and view.ret is not None:
-        pointer = isinstance(ctx.fn.rv.type, T.PtrT)
-        for atom in POINTER_RESULT_ATOMS if pointer else RESULT_ATOMS:
-            if not ctx.can(g, valid, -lit(ctx, atom, view)):
-                conds.append(atom)   # "ret>=0 and ret!=0": libyaml's 1 for success
-                if atom == "ret==0":
-                    break
+    conds = _result_atoms(ctx, g, valid, view) if result and view.ret is not None else []
     ints = [p.index for p in ctx.fn.params if isinstance(p.type, T.IntT)] + \
         [p.index for p in ctx.fn.params if isinstance(p.type, T.PtrT)]
     for i in ints[:MAX_CANDIDATES]:
         value = view.param(i)
         if i != through and value is not None and \
-                not ctx.can(g, valid, -_nonzero(ctx, value)):
+                not ctx.can(g, valid, -ctx.truth(value)):
             conds.append(f"param{i}!=0")
     for name, value in view.outs():
         zero = equals_const(ctx.c, value, 0)
@@ -107,14 +100,18 @@ def result_only(ctx, g, valid, view: ExitView) -> str:
     succeeds."""
     if view.ret is None or not ctx.affordable():
         return "always"
+    return " and ".join(_result_atoms(ctx, g, valid, view)) or "always"
+
+
+def _result_atoms(ctx, g, valid, view) -> list[str]:
     pointer = isinstance(ctx.fn.rv.type, T.PtrT)
     conds = []
     for atom in POINTER_RESULT_ATOMS if pointer else RESULT_ATOMS:
         if not ctx.can(g, valid, -lit(ctx, atom, view)):
-            conds.append(atom)
+            conds.append(atom)   # "ret>=0 and ret!=0": libyaml's 1 for success
             if atom == "ret==0":
                 break
-    return " and ".join(conds) or "always"
+    return conds
 
 
 def lit(ctx, when: str, view) -> int:
@@ -129,7 +126,7 @@ def lit(ctx, when: str, view) -> int:
     field_param, field, out_param, param, op = m.groups()
     if param is not None:
         value = view.param(int(param))
-        return _nonzero(ctx, value) if value is not None else 1
+        return ctx.truth(value) if value is not None else 1   # not 0, or not null
     if field_param is not None or out_param is not None:
         i = int(field_param if field_param is not None else out_param)
         held = [(v, g) for v, g in view.out(i, field) if hasattr(v, "bits")]
@@ -138,11 +135,6 @@ def lit(ctx, when: str, view) -> int:
         zero = ctx.c.OR_all(ctx.c.AND(g, equals_const(ctx.c, v, 0)) for v, g in held)
         return zero if op == "==0" else -zero
     return result_lit(ctx, when, view.ret) if view.ret is not None else 1
-
-
-def _nonzero(ctx, value) -> int:
-    """An integer that is not 0, or a pointer that is not null."""
-    return -equals_const(ctx.c, value, 0) if hasattr(value, "bits") else ctx.truth(value)
 
 
 def _out_name(i, field) -> str:
