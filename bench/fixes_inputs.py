@@ -23,14 +23,20 @@ from projects_list import BY_NAME, Project
 # History names that differ from the real-projects bench's (the Debian source package's name).
 ALIASES = {"xz": "xz-utils"}
 CONTEXT_CAP = 12          # extra files that give callees' summaries, at most
-# What an older release's own configure wrote into its generated headers and today's
-# generated headers no longer carry, for this machine (x86_64): c-ares before its CMake
-# build required CARES_SIZEOF_ARES_SOCKLEN_T and CARES_SIZEOF_LONG (ares_rules.h) and
-# SIZEOF_SHORT/INT/LONG/SIZE_T (ares_nowarn.c), values its configure computed. Defined for
-# every commit: the later headers do not read them.
+# What an older release's own build defined and today's no longer does, for this machine
+# (x86_64 glibc, systemd), each read only by the older trees: c-ares before its CMake build
+# required CARES_SIZEOF_ARES_SOCKLEN_T and CARES_SIZEOF_LONG (ares_rules.h) and
+# SIZEOF_SHORT/INT/LONG/SIZE_T (ares_nowarn.c), values its configure computed; nano before
+# 2017 included <regex.h> and <stdarg.h>, took glibc's getline and getopt_long only where
+# its configure had found them, and declared its signal handlers with RETSIGTYPE;
+# multipath-tools' Makefile.inc passed RUN_DIR and LIB_STRING (its defaults.h builds paths of
+# them) until RUNTIME_DIR replaced them.
 ERA_DEFINES = {"c-ares": ("-DCARES_SIZEOF_ARES_SOCKLEN_T=4", "-DCARES_SIZEOF_LONG=8",
                           "-DSIZEOF_SHORT=2", "-DSIZEOF_INT=4", "-DSIZEOF_LONG=8",
-                          "-DSIZEOF_SIZE_T=8")}
+                          "-DSIZEOF_SIZE_T=8"),
+               "nano": ("-DHAVE_REGEX_H=1", "-DHAVE_STDARG_H=1", "-DHAVE_GETLINE=1",
+                        "-DHAVE_GETOPT_LONG=1", "-DRETSIGTYPE=void"),
+               "multipath-tools": ('-DRUN_DIR="run"', '-DLIB_STRING="lib64"')}
 _DIR_FLAGS = ("-I", "-isystem", "-iquote", "-idirafter")
 _FILE_FLAGS = ("-include", "-imacros")
 

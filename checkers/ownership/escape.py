@@ -16,6 +16,14 @@ from saturn.plugin.checker import FALSE, TRUE, same_int, summarized
 POINTER_HOPS = 4
 ESCAPED = "#escaped"
 
+# NOTE [linked-inputs]: an input block a parameter reaches escapes (a summary's escapee) by any
+# route but its own: left where the parameter reaches it, the caller still sees it there. A
+# route through new memory is not its own even where that memory goes back through the same
+# parameter (`n->next = *list; *list = n;`): the caller learns "new memory in *list", a block
+# whose fields it knows nothing of, so the old head is the new node's and goes where it goes.
+# Where the push fails the list is left exactly as it was (NOTE [copied-pointers]'s "kept"
+# copies), and the caller still holds the old head there.
+
 
 class EscapeRules:
     def __init__(self, ctx, data, exit_state, locals_keep=False):
@@ -91,8 +99,10 @@ class EscapeRules:
         """Where l was freed or handed to a callee that keeps it (its #escaped attribute)."""
         return self.data.fs.is_(self.ctx.get_attr(self.st, l, ESCAPED), 1)
 
-    def escaped(self, l, excluded=frozenset()) -> int:
-        key = (l, excluded)
+    def escaped(self, l, excluded=frozenset(), direct=frozenset()) -> int:
+        """Where l escapes by a route not `excluded`; routes in `direct` are excluded only
+        where l itself is stored in them, not where new memory that holds l is."""
+        key = (l, excluded, direct)
         if key in self.memo:
             return self.memo[key]
         self.memo[key] = FALSE  # a cycle back to (l, X) adds no route
@@ -101,7 +111,8 @@ class EscapeRules:
         slots = self.int_slots() if descriptor else self.pointer_slots()
         for p, value, own in slots:
             kind, name = self.route(p)
-            if (kind == "local" and not self._keeps(p)) or own or (kind, name) in excluded:
+            if (kind == "local" and not self._keeps(p)) or own or (kind, name) in excluded \
+                    or (kind, name) in direct:
                 continue   # before reading the value: a local's may be unbuilt
             guard = self.holds(value, l) if descriptor else self.points_to(value, l)
             if guard == FALSE:

@@ -48,9 +48,7 @@ def infer(ctx, checker, exit_state) -> dict:
     if kept_if:
         summary["escapees_if"] = kept_if
     if checker.has_descriptors():
-        returned = {loc.root for loc, _ in ctx.locations(view.ret)} if view.ret is not None \
-            else set()
-        values = _values(ctx, data, rules, g, returned)
+        values = _values(ctx, data, rules, g, _seen_blocks(ctx, data, rules, view))
         if values:
             summary["values"] = values
     return summary
@@ -69,24 +67,36 @@ def _descriptor_result(ctx, data, rules, g, ret) -> bool:
     return all(not ctx.can(g, lit, rules.escaped(h, frozenset({RET}))) for h, lit in held)
 
 
-def _values(ctx, data, rules, g, returned) -> list:
+def _seen_blocks(ctx, data, rules, view) -> set:
+    """The blocks the caller sees after the call: those the result points to, and the new ones
+    (this checker's, memory the function made, or a block a call gave it) a parameter's or a
+    global's pointer holds (`*pfdp = pf`)."""
+    seen = {loc.root for loc, _ in ctx.locations(view.ret)} if view.ret is not None else set()
+    for p, value, _ in rules.pointer_slots():
+        if rules.route(p)[0] in ("param", "global"):
+            seen.update(loc.root for loc, _ in ctx.locations(value)
+                        if loc.root in data.new_locs or loc.root.origin in ("heap", "fresh"))
+    return seen
+
+
+def _values(ctx, data, rules, g, seen) -> list:
     """The integer inputs (descriptors a caller may own) that may escape other than by their
     own place: those a release or an unknown call took, and the parameters a place the caller
     sees holds a copy of at the exit (`c->fd = fd;`). Found without queries: any integer may
     be a descriptor to some caller, and this only ever spares a caller a leak report."""
     hs = data.handles
     found = [obj for obj, stand in hs.stand_ins.items() if stand in hs.taken]
-    found += [obj for obj in _copied_params(ctx, rules, g, returned) if obj not in found]
+    found += [obj for obj in _copied_params(ctx, rules, g, seen) if obj not in found]
     paths = [steps for steps in map(ctx.interface_steps, found)
              if steps and steps[0][0] in ("param", "global")]
     return sorted(paths, key=ctx.render_path)
 
 
-def _copied_params(ctx, rules, g, returned) -> list:
+def _copied_params(ctx, rules, g, seen) -> list:
     """The integer parameters a place the caller sees holds a copy of at the exit: a value
     sharing a literal with the parameter's, or one whose cone reads it and that may equal it
     (`s->fd = fd` through a pointer that may be null is a choice of the old value and `fd`).
-    A block the result points to is a place the caller sees (`wrap(fd)` keeps fd in it)."""
+    A block in `seen` is a place the caller sees (`wrap(fd)` keeps fd in it)."""
     params = {}
     for p in ctx.fn.params:
         value = ctx.param_value(p)
@@ -98,7 +108,7 @@ def _copied_params(ctx, rules, g, returned) -> list:
     out = []
     for p, value, own in rules.int_slots():
         if own or (rules.route(p)[0] not in ("param", "global", "ret") and
-                   p.root not in returned):
+                   p.root not in seen):
             continue
         bits = getattr(ctx.force(value), "bits", ())
         direct = [params[abs(b)][0] for b in bits if abs(b) in params]
@@ -320,7 +330,8 @@ def _escapees(ctx, checker, rules, g, view, returned=None) -> tuple[list, list]:
     """Locations a parameter or global reaches that escape by a route other than their own
     (freed, or kept elsewhere): a callee that frees what a global holds and clears it
     (`free(list); list = NULL;`) leaves its caller no block to lose. When the summary says the
-    result is parameter i, returning it is no escape (the caller sees it). Those that escape
+    result is parameter i, or the result is the pointer to the block, returning it is no
+    escape (the caller sees it). Those that escape
     only where the result says the call succeeded come apart, with that condition
     ([[steps, "ret==0"], ...]): a list that links an item in only where it could allocate the
     node leaves the item its caller's where it failed."""
@@ -337,10 +348,10 @@ def _escapees(ctx, checker, rules, g, view, returned=None) -> tuple[list, list]:
             if steps[0][0] == "global" and freed == FALSE:
                 continue   # a global's block stays the global's unless the function let it go
             excluded = {(steps[0][0], steps[0][1])}
-            if returned == steps[0][1]:
+            if returned == steps[0][1] or _returned_as_is(ctx, g, view, loc):
                 excluded.add(RET)
             key = repr(steps)
-            lit = rules.escaped(loc, frozenset(excluded))
+            lit = rules.escaped(loc, direct=frozenset(excluded))   # NOTE [linked-inputs]
             old = by_steps.get(key)
             by_steps[key] = (steps, ctx.c.OR(old[1], lit) if old else lit,
                              ctx.c.OR(old[2], freed) if old else freed)
@@ -356,6 +367,17 @@ def _escapees(ctx, checker, rules, g, view, returned=None) -> tuple[list, list]:
         else:
             kept_if.append([steps, when])
     return always, kept_if
+
+
+def _returned_as_is(ctx, g, view, loc) -> bool:
+    """Whether the result is, on every exit, the pointer the caller reached `loc` by (`p =
+    b->buf; b->buf = NULL; return p;`): the caller then holds the block in the result (the
+    engine's `returns_copy`), and returning it is no escape."""
+    ptr = loc.deref_of if loc.parent is None else None
+    if ptr is None or view.ret is None or \
+            all(other is not loc for other, _ in ctx.locations(view.ret)):
+        return False
+    return not ctx.can(g, -ctx.pointers_equal(view.ret, ctx.initial(ptr)))
 
 
 def _kept_when(ctx, g, found, view) -> list[str]:

@@ -12,7 +12,7 @@ from ..memory import gls
 from ..memory.gls import GLS
 from ..memory.locations import child
 from . import copies, results
-from .interface import resolve
+from .interface import resolve, value_at
 from .lazy import force
 from .lvalues import union_members
 
@@ -180,6 +180,10 @@ def returned_value(ev, call: N.Call, args: list, st):
     steps = ev.returns.get(call.callee) if call.callee else None
     if not steps or not isinstance(call.lv.type, T.PtrT) or isinstance(steps, dict):
         return None
+    if call.callee in ev.returns_copy:   # the pointer's own value, null where it is null
+        value = value_at(ev, steps[:-1], args, st)
+        if value is not None:
+            return value
     return _pointer_to(ev, steps, args, st)
 
 

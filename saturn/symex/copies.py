@@ -22,7 +22,8 @@ the callee looked and would keep the pointer in callers where the callee never d
 
 An out-parameter (`*param_i`, a pointer) that is no copy on every exit may still be one where
 the result says the call failed: `expand(in, &name)` writes a new string in `name` where it
-returns 0, and leaves what was there (or null) where it does not (`[target, "kept", "ret!=0"]`).
+returns 0, and leaves what was there (or null) where it does not (`[target, "kept", "ret!=0"]`,
+with "exactly" after it where it is never null there unless it was).
 The caller's `name` then still holds the block it freed in the loop's last iteration, and a
 second free of it on the error path is the double free it is. Only these slots, and only the
 result's own conditions, are asked: a question or two each.
@@ -80,10 +81,26 @@ def infer(ctx, exit_state) -> list:
         if source is not None:
             out.append([target, source])
         elif when is not None:
-            out.append([target, "kept", when])
+            out.append([target, "kept", when[0]] + (["exactly"] if when[1] else []))
         elif aliased is not None:
             out.append([target, "if-equal", *aliased])
     return sorted(out, key=str)
+
+
+def returns_copy(ctx, exit_state, steps) -> bool:
+    """Whether a pointer result whose one target `steps` names (interface.returned) is on every
+    exit the entry value of the pointer that target is read through, null included (`p =
+    buf->buf; buf->buf = NULL; return p;`): the caller's value of that pointer then, not an
+    object that may also be null where that pointer is not. One bounded question."""
+    if exit_state is None or not isinstance(steps, list) or steps[-1] != ["deref"] or \
+            not _precise(steps) or ctx.c.nvars > COPY_MAX_VARS or not ctx.affordable():
+        return False
+    value = ctx.force(ctx.exit_value(ctx.fn.rv, exit_state))
+    ptrs = _candidates(value) if isinstance(value, GLS) else []
+    if len(ptrs) != 1 or steps_of(ptrs[0]) != steps[:-1]:
+        return False
+    equal = ctx.pointers_equal(value, ctx.env.initial(ptrs[0]))
+    return not ctx.can(ctx.lit(exit_state.guard), -equal, budget=BUDGET)
 
 
 def kept_bits(ctx, exit_state) -> list:
@@ -174,19 +191,23 @@ def _out_param(steps) -> bool:
 
 
 def _kept_when(ctx, obj, value, here, exit_state):
-    """The condition on the result under which the pointer holds its entry value or null on
-    every exit, if one does."""
+    """(condition on the result, exactly) under which the pointer holds its entry value on
+    every exit (exactly), or its entry value or null, if one does."""
     rv = ctx.fn.rv
     if not isinstance(value, GLS) or rv is None or not isinstance(rv.type, (T.IntT, T.PtrT)):
         return None
     ret = ctx.exit_value(rv, exit_state)
-    kept = ctx.c.OR(ctx.pointers_equal(value, ctx.env.initial(obj)), value.null_guard())
+    equal = ctx.pointers_equal(value, ctx.env.initial(obj))
+    kept = ctx.c.OR(equal, value.null_guard())
     exists = ctx.exists(obj)
-    for when in ("ret==0",) if isinstance(rv.type, T.PtrT) else ("ret!=0", "ret<0"):
+    # Integers fail either way: -1 or an error code, or 0 from a function that says whether
+    # it succeeded (unbound's `add_open` returns 1 where it linked the new port in).
+    for when in ("ret==0",) if isinstance(rv.type, T.PtrT) else ("ret!=0", "ret<0", "ret==0"):
         failed = result_lit(ctx, when, ret)
-        if not ctx.can(here, exists, failed, -kept, budget=BUDGET) and \
-                ctx.can(here, exists, failed, budget=BUDGET):
-            return when
+        if ctx.can(here, exists, failed, -kept, budget=BUDGET) or \
+                not ctx.can(here, exists, failed, budget=BUDGET):
+            continue
+        return when, not ctx.can(here, exists, failed, -equal, budget=BUDGET)
     return None
 
 
@@ -281,7 +302,8 @@ def values(ev, copies, args, st, memo) -> dict:
         if source == "kept":
             before = value_at(ev, target, args, st, memo)
             if before is not None:   # the slot's value now, or null, where the result fails
-                out[repr(target)] = (when[0], ev.ite(ev.c.new_var(), before, gls.NULL))
+                out[repr(target)] = (when[0], before if when[1:] == ["exactly"] else
+                                     ev.ite(ev.c.new_var(), before, gls.NULL))
             continue
         if source == "null":
             out[repr(target)] = gls.NULL

@@ -69,6 +69,7 @@ def _new_context(program, fn, checkers, options, summaries):
                  if s.get("<engine>", {}).get("copies")}
     ev.returns = {k: s["<engine>"]["returns"] for k, s in summaries.items()
                   if s.get("<engine>", {}).get("returns")}
+    ev.returns_copy = {k for k, s in summaries.items() if s.get("<engine>", {}).get("returns_copy")}
     ev.signs = {k: s["<engine>"]["sign"] for k, s in summaries.items()
                 if s.get("<engine>", {}).get("sign")}
     ev.results = {k: s["<engine>"]["result"] for k, s in summaries.items()
@@ -136,11 +137,13 @@ def _run(program, fn, unroller, checkers, options, summaries, havoc):
     final = merge(ev, exit_states)
     for ch in checkers:
         ch.finish(ctx, final)
+    returns = interface.returned(ctx, final)
     ctx.given["<engine>"] = {
         "noreturn": final is None,
         "modifies": interface.modified(ev, final) if final is not None else [],
         "copies": copies.infer(ctx, final) + copies.kept_bits(ctx, final),
-        "returns": interface.returned(ctx, final),
+        "returns": returns,
+        "returns_copy": copies.returns_copy(ctx, final, returns),
         "sign": interface.return_sign(ctx, final),
         "result": results.result_summary(ctx, final),
         "stub": _stub(program, fn)}

@@ -28,6 +28,7 @@ class Evaluator(ExprEval, LvalueEval):
         self.call_hooks = []          # objects with before()/after(); NOTE [call-protocol]
         self.noreturn: set[str] = set()  # callees whose summary says they never return
         self.returns: dict = {}          # callee → the interface object its result points to
+        self.returns_copy: set = set()   # callees whose result is that object's pointer, null too
         self.signs: dict = {}            # callee → "nonpositive" / "nonnegative" result
         self.results: dict = {}          # callee → what its result is (symex/results.py)
         self.library_effects: dict = {}  # bodiless callee → "none" / "args" (Checker API)

@@ -7,7 +7,7 @@
 struct node { void *item; struct node *next; };
 struct list { struct node *head; };
 
-int list_add(struct list *l, void *item) {   // expect-summary: list_add: escapees: *param1 if ret==0
+int list_add(struct list *l, void *item) {   // expect-summary: list_add: escapees: *(*param0).head if ret==0, *param1 if ret==0
     struct node *n = malloc(sizeof *n);
     if (!n)
         return -1;
