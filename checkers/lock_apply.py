@@ -85,6 +85,14 @@ def _out_values(ctx, summary, args, ret, st):
         if d["kind"] == "ret":
             out.append(ctx.truth(ret) if ret is not None else ctx.c.new_var())
             continue
+        if d["kind"] == "ret_is":
+            # A result the caller's view makes a fresh object cannot be the argument there;
+            # which of the callee's exits it was is then unknown, not the other one.
+            given = args[d["index"]] if d["index"] < len(args) else None
+            same = ctx.pointers_equal(ret, given) if ret is not None and given is not None \
+                else FALSE
+            out.append(same if same != FALSE else ctx.c.new_var())
+            continue
         out.append(_read_truth(ctx, ctx.resolve([["param", d["index"]], ["deref"]], args, None,
                                                 st), st))
     return out

@@ -16,11 +16,17 @@ def _is_int(t) -> bool:
 
 
 def output_props(ctx, exit_state):
+    """What a caller sees of the exit: the result's truth, whether a pointer result is one of
+    the pointer parameters (an entry found, or the one given, each returned locked:
+    unbound's `lruhash_insert_or_retrieve`), and the truth of what an out-parameter (an
+    integer, or a pointer: an object handed out locked where it is not null) holds."""
     fn, props = ctx.fn, []
     if fn.rv is not None and isinstance(fn.rv.type, (T.IntT, T.PtrT)):
-        props.append(({"kind": "ret", "name": "ret"}, ctx.truth(ctx.exit_value(fn.rv, exit_state))))
+        ret = ctx.exit_value(fn.rv, exit_state)
+        props.append(({"kind": "ret", "name": "ret"}, ctx.truth(ret)))
+        props += _returned_params(ctx, fn, ret)[:1]
     for p in fn.params:
-        if not (isinstance(p.type, T.PtrT) and _is_int(p.type.target)):
+        if not (isinstance(p.type, T.PtrT) and isinstance(p.type.target, (T.IntT, T.PtrT))):
             continue
         initial = ctx.param_value(p)
         for target, _ in ctx.locations(initial) if initial is not None else []:
@@ -30,6 +36,20 @@ def output_props(ctx, exit_state):
                               ctx.truth(after)))
                 break
     return props[:3]
+
+
+def _returned_params(ctx, fn, ret) -> list:
+    """`ret == param_k` for the pointer parameters of the result's type that it may be: one
+    of them is where the result points."""
+    if not isinstance(fn.rv.type, T.PtrT):
+        return []
+    out, returned = [], {loc for loc, _ in ctx.locations(ret)}
+    for p in fn.params:
+        value = ctx.param_value(p) if p.type == fn.rv.type else None
+        if value is not None and any(loc in returned for loc, _ in ctx.locations(value)):
+            out.append(({"kind": "ret_is", "index": p.index, "name": f"ret == param{p.index}"},
+                        ctx.pointers_equal(ret, value)))
+    return out
 
 
 def input_props(ctx):

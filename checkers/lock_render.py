@@ -22,7 +22,7 @@ def _cond(props, values) -> list[str]:
     for d, v in zip(props, values):
         if v is None:
             continue
-        if "eq" in d:  # a field compared with a constant: `name == k` holds or not
+        if "eq" in d or d["kind"] == "ret_is":  # `name == k` holds or not
             out.append(d["name"] if v else d["name"].replace(" == ", " != "))
         else:
             out.append(f"{d['name']} {'!=' if v else '=='} 0")

@@ -27,23 +27,29 @@ def resolve_escapees(ctx, checker, summary, args, st) -> list:
         roots = [(o, g) for o, g in ctx.resolve(steps[:cut], args, None, st, memo)]
         out += held_by(ctx, checker, st, roots, depth=1)
     for steps in summary.get("values", []):
-        if len(steps) == 1 and steps[0][0] == "param":
-            values = [(args[steps[0][1]], 1)] if steps[0][1] < len(args) else []
-        else:
-            values = [(ctx.read(obj, st), g) for obj, g in ctx.resolve(steps, args, None, st,
-                                                                       memo)]
-        out += [(h, ctx.c.AND(g, lit)) for value, g in values
-                for h, lit in checker.given(ctx, value)]
+        out += _taken(ctx, checker, steps, args, st, memo)
     return out
+
+
+def _taken(ctx, checker, steps, args, st, memo) -> list:
+    """The descriptors a `values` path holds in the caller."""
+    if len(steps) == 1 and steps[0][0] == "param":
+        values = [(args[steps[0][1]], 1)] if steps[0][1] < len(args) else []
+    else:
+        values = [(ctx.read(obj, st), g) for obj, g in ctx.resolve(steps, args, None, st, memo)]
+    return [(h, ctx.c.AND(g, lit)) for value, g in values for h, lit in checker.given(ctx, value)]
 
 
 def resolve_kept_if(ctx, checker, summary, args, st) -> list:
     """Before the call: the objects of the escapees the callee takes only where it succeeds,
-    and what they hold, each with its condition: [(when, locations)]."""
+    and what they hold, and the descriptors of its `values_if`, each with its condition:
+    [(when, locations)]."""
     out, memo = [], {}
     for steps, when in summary.get("escapees_if", []):
         objs = ctx.resolve(steps, args, None, st, memo)
         out.append((when, objs + held_by(ctx, checker, st, objs) if objs else objs))
+    for steps, when in summary.get("values_if", []):
+        out.append((when, _taken(ctx, checker, steps, args, st, memo)))
     return out
 
 

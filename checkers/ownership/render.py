@@ -38,8 +38,10 @@ def summary_lines(name: str, thing: str, summary: dict, failure: str = "null") -
     escapees = [render_steps(e) for e in summary.get("escapees", [])] + \
         [f"{render_steps(e)} if {when}" for e, when in summary.get("escapees_if", [])]
     parts.append("escapees: " + (", ".join(escapees) if escapees else "none"))
-    if summary.get("values"):
-        parts.append("descriptors taken: " + ", ".join(render_steps(v) for v in summary["values"]))
+    taken = [render_steps(v) for v in summary.get("values", [])] + \
+        [f"{render_steps(v)} if {when}" for v, when in summary.get("values_if", [])]
+    if taken:
+        parts.append("descriptors taken: " + ", ".join(taken))
     return [f"{name}: " + "; ".join(parts)]
 
 

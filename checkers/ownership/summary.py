@@ -8,18 +8,18 @@ given, so that the constructor's error path that frees only the object leaks it)
 (an allocator's result comes with fields it allocated, so freeing only the struct leaks them).
 For descriptors (NOTE [descriptors]): an allocator returns a new one or a failure, `out_alloc`
 hands one out through an `int *`, and `values` names the integer inputs that escape (a
-parameter the function closes or keeps).
+parameter the function closes or keeps; taken.py), `values_if` those kept only where the call
+succeeds.
 """
 from __future__ import annotations
 
 from saturn.plugin.checker import FALSE, less_than, same_int
 from saturn.ir import types as T
 
-from . import conditions, handles
+from . import conditions, handles, taken
 from .escape import POINTER_HOPS, EscapeRules
 
 RET = ("ret", None)
-COPY_CONE = 4_000   # gates looked through for the parameters a stored integer may copy
 CONDITIONAL_ESCAPEES = 16   # escapees asked whether they escape only where the call succeeds
 
 
@@ -48,9 +48,11 @@ def infer(ctx, checker, exit_state) -> dict:
     if kept_if:
         summary["escapees_if"] = kept_if
     if checker.has_descriptors():
-        values = _values(ctx, data, rules, g, _seen_blocks(ctx, data, rules, view))
+        values, values_if = taken.values(ctx, data, rules, g, view)
         if values:
             summary["values"] = values
+        if values_if:
+            summary["values_if"] = values_if
     return summary
 
 
@@ -65,60 +67,6 @@ def _descriptor_result(ctx, data, rules, g, ret) -> bool:
     if not ctx.can(g, some) or ctx.can(g, owned, -some):
         return False
     return all(not ctx.can(g, lit, rules.escaped(h, frozenset({RET}))) for h, lit in held)
-
-
-def _seen_blocks(ctx, data, rules, view) -> set:
-    """The blocks the caller sees after the call: those the result points to, and the new ones
-    (this checker's, memory the function made, or a block a call gave it) a parameter's or a
-    global's pointer holds (`*pfdp = pf`)."""
-    seen = {loc.root for loc, _ in ctx.locations(view.ret)} if view.ret is not None else set()
-    for p, value, _ in rules.pointer_slots():
-        if rules.route(p)[0] in ("param", "global"):
-            seen.update(loc.root for loc, _ in ctx.locations(value)
-                        if loc.root in data.new_locs or loc.root.origin in ("heap", "fresh"))
-    return seen
-
-
-def _values(ctx, data, rules, g, seen) -> list:
-    """The integer inputs (descriptors a caller may own) that may escape other than by their
-    own place: those a release or an unknown call took, and the parameters a place the caller
-    sees holds a copy of at the exit (`c->fd = fd;`). Found without queries: any integer may
-    be a descriptor to some caller, and this only ever spares a caller a leak report."""
-    hs = data.handles
-    found = [obj for obj, stand in hs.stand_ins.items() if stand in hs.taken]
-    found += [obj for obj in _copied_params(ctx, rules, g, seen) if obj not in found]
-    paths = [steps for steps in map(ctx.interface_steps, found)
-             if steps and steps[0][0] in ("param", "global")]
-    return sorted(paths, key=ctx.render_path)
-
-
-def _copied_params(ctx, rules, g, seen) -> list:
-    """The integer parameters a place the caller sees holds a copy of at the exit: a value
-    sharing a literal with the parameter's, or one whose cone reads it and that may equal it
-    (`s->fd = fd` through a pointer that may be null is a choice of the old value and `fd`).
-    A block in `seen` is a place the caller sees (`wrap(fd)` keeps fd in it)."""
-    params = {}
-    for p in ctx.fn.params:
-        value = ctx.param_value(p)
-        if value is not None and handles.is_input_int(ctx.param_object(p), value):
-            for b in value.bits:
-                params.setdefault(abs(b), (ctx.param_object(p), value))
-    if not params:
-        return []
-    out = []
-    for p, value, own in rules.int_slots():
-        if own or (rules.route(p)[0] not in ("param", "global", "ret") and
-                   p.root not in seen):
-            continue
-        bits = getattr(ctx.force(value), "bits", ())
-        direct = [params[abs(b)][0] for b in bits if abs(b) in params]
-        if direct or not bits:
-            out += direct
-            continue
-        read = {params[v] for v in ctx.c.support(list(bits), COPY_CONE) or () if v in params}
-        out += [obj for obj, pv in sorted(read, key=lambda ov: ov[0].uid)
-                if len(pv.bits) == len(bits) and ctx.can(g, same_int(ctx.c, ctx.force(value), pv))]
-    return list(dict.fromkeys(out))
 
 
 def _result(ctx, data, rules, g, view, summary) -> None:

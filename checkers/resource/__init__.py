@@ -80,7 +80,7 @@ class ResourceChecker(OwnershipChecker):
     def search_facts(self, summary):
         holds = {"opener": bool(summary.get("allocator")),
                  "closer": bool(summary.get("escapees") or summary.get("escapees_if") or
-                               summary.get("values")),
+                               summary.get("values") or summary.get("values_if")),
                  "opens_out": bool(summary.get("out_alloc"))}
         return [f.name for f in self.facts if holds[f.name]]
 

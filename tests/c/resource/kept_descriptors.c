@@ -2,7 +2,8 @@
  * bufferevent_socket_new, lighttpd's fdlog_init): its summary says the descriptor is taken, so
  * the caller's handing it over is no leak. The copy is made through a pointer that may be null
  * (a choice of the old value and the descriptor), into the block the callee returns, or into
- * one it hands out through an out-parameter (nng's nni_posix_pfd_init). */
+ * one it hands out through an out-parameter (nng's nni_posix_pfd_init), taken then only where
+ * the callee could hand it out. */
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -43,7 +44,7 @@ static int pfd_init(struct conn **connp, int fd) {
     *connp = c;
     return 0;
 }
-// expect-summary: pfd_init: resource: not an allocator; escapees: none; descriptors taken: param1
+// expect-summary: pfd_init: resource: not an allocator; escapees: none; descriptors taken: param1 if ret==0
 
 int ok_listening(const char *path) {
     struct conn *c;
@@ -54,6 +55,17 @@ int ok_listening(const char *path) {
         close(fd);
         return -1;
     }
+    current = c;
+    return 0;
+}
+
+int bad_not_closed_on_failure(const char *path) {
+    struct conn *c;
+    int fd = open(path, O_RDONLY);             // expect: resource.leak
+    if (fd < 0)
+        return -1;
+    if (pfd_init(&c, fd) != 0)
+        return -1;
     current = c;
     return 0;
 }
