@@ -106,11 +106,11 @@ def _summarized_call(ev, call, args, st, modifies, label) -> None:
         value = copied.get(key)
         if isinstance(value, copies.KeptBits):
             value = value.apply(ev, ev.unknown_for(obj, g), result)
-        elif value is None or isinstance(value, tuple):
-            fresh = ev.unknown_for(obj, g)
-            value = fresh if value is None else ev.ite(
-                result_lit(ev, value[0], result) if result is not None else ev.c.new_var(),
-                value[1], fresh)
+        elif value is None or isinstance(value, list):
+            kept, value = value or [], ev.unknown_for(obj, g)
+            for when, before in reversed(kept):   # the first that holds decides
+                value = ev.ite(result_lit(ev, when, result) if result is not None else
+                               ev.c.new_var(), before, value)
         ev.store_obj(obj, value, g, st)
     if call.lv is not None:
         ev.store(call.lv, result, st)

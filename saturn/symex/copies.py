@@ -23,7 +23,8 @@ the callee looked and would keep the pointer in callers where the callee never d
 An out-parameter (`*param_i`, a pointer) that is no copy on every exit may still be one where
 the result says the call failed: `expand(in, &name)` writes a new string in `name` where it
 returns 0, and leaves what was there (or null) where it does not (`[target, "kept", "ret!=0"]`,
-with "exactly" after it where it is never null there unless it was).
+with "exactly" after it where it is never null there unless it was, "null" where it is null;
+one entry for each result condition that says one: `ret<0` and `ret==0` may say different).
 The caller's `name` then still holds the block it freed in the loop's last iteration, and a
 second free of it on the error path is the double free it is. Only these slots, and only the
 result's own conditions, are asked: a question or two each.
@@ -74,14 +75,14 @@ def infer(ctx, exit_state) -> list:
             continue
         tried += 1
         source = _source(ctx, obj, ctx.force(value), here)
-        when = None if source is not None or not _out_param(target) else \
+        kept = [] if source is not None or not _out_param(target) else \
             _kept_when(ctx, obj, ctx.force(value), here, exit_state)
-        aliased = None if source is not None or when is not None else \
+        aliased = None if source is not None or kept else \
             _kept_unless(ctx, obj, ctx.force(value), here)
         if source is not None:
             out.append([target, source])
-        elif when is not None:
-            out.append([target, "kept", when[0]] + (["exactly"] if when[1] else []))
+        elif kept:
+            out += [[target, "kept", when] + ([how] if how else []) for when, how in kept]
         elif aliased is not None:
             out.append([target, "if-equal", *aliased])
     return sorted(out, key=str)
@@ -190,25 +191,30 @@ def _out_param(steps) -> bool:
     return len(steps) == 2 and steps[0][0] == "param" and steps[1] == ["deref"]
 
 
-def _kept_when(ctx, obj, value, here, exit_state):
-    """(condition on the result, exactly) under which the pointer holds its entry value on
-    every exit (exactly), or its entry value or null, if one does."""
+def _kept_when(ctx, obj, value, here, exit_state) -> list:
+    """[(condition on the result, how)]: where the pointer holds its entry value on every exit
+    ("exactly"), null ("null"), or one of the two (None). Each condition that says one: kpartx's
+    `dm_find_part` leaves `*part_uuid` alone only where it returns 0 and nulls it where it
+    fails otherwise, so a caller reads its old pointer only after a 0."""
     rv = ctx.fn.rv
     if not isinstance(value, GLS) or rv is None or not isinstance(rv.type, (T.IntT, T.PtrT)):
-        return None
+        return []
     ret = ctx.exit_value(rv, exit_state)
-    equal = ctx.pointers_equal(value, ctx.env.initial(obj))
-    kept = ctx.c.OR(equal, value.null_guard())
-    exists = ctx.exists(obj)
+    equal, null = ctx.pointers_equal(value, ctx.env.initial(obj)), value.null_guard()
+    exists, found = ctx.exists(obj), []
     # Integers fail either way: -1 or an error code, or 0 from a function that says whether
     # it succeeded (unbound's `add_open` returns 1 where it linked the new port in).
     for when in ("ret==0",) if isinstance(rv.type, T.PtrT) else ("ret!=0", "ret<0", "ret==0"):
         failed = result_lit(ctx, when, ret)
-        if ctx.can(here, exists, failed, -kept, budget=BUDGET) or \
+        if ctx.can(here, exists, failed, -ctx.c.OR(equal, null), budget=BUDGET) or \
                 not ctx.can(here, exists, failed, budget=BUDGET):
             continue
-        return when, not ctx.can(here, exists, failed, -equal, budget=BUDGET)
-    return None
+        how = "exactly" if not ctx.can(here, exists, failed, -equal, budget=BUDGET) else \
+            "null" if not ctx.can(here, exists, failed, -null, budget=BUDGET) else None
+        found.append((when, how))
+        if when == "ret!=0":
+            break   # every failure of the 0-for-success convention: ret<0 adds nothing
+    return found
 
 
 def _source(ctx, obj, value, here):
@@ -291,7 +297,7 @@ def _candidates(value) -> list:
 
 def values(ev, copies, args, st, memo) -> dict:
     """At a call, before its effects: repr(target steps) -> the value the target is left with,
-    or (condition on the result, value) for one kept where the call fails."""
+    or [(condition on the result, value), ...] for one kept where the call fails."""
     out = {}
     for target, source, *when in copies or ():
         if source == "bits":   # NOTE [kept-bits]
@@ -299,11 +305,14 @@ def values(ev, copies, args, st, memo) -> dict:
             if before is not None:
                 out[repr(target)] = KeptBits(before, when[0])
             continue
-        if source == "kept":
+        if source == "kept":   # [(condition, value)], the surest first
             before = value_at(ev, target, args, st, memo)
+            how = when[1] if len(when) > 1 else None
             if before is not None:   # the slot's value now, or null, where the result fails
-                out[repr(target)] = (when[0], before if when[1:] == ["exactly"] else
-                                     ev.ite(ev.c.new_var(), before, gls.NULL))
+                value = before if how == "exactly" else gls.NULL if how == "null" else \
+                    ev.ite(ev.c.new_var(), before, gls.NULL)
+                kept = out.setdefault(repr(target), [])
+                kept.insert(len(kept) if how is None else 0, (when[0], value))
             continue
         if source == "null":
             out[repr(target)] = gls.NULL
