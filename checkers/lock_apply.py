@@ -86,16 +86,24 @@ def _out_values(ctx, summary, args, ret, st):
             out.append(ctx.truth(ret) if ret is not None else ctx.c.new_var())
             continue
         if d["kind"] == "ret_is":
-            # A result the caller's view makes a fresh object cannot be the argument there;
-            # which of the callee's exits it was is then unknown, not the other one.
-            given = args[d["index"]] if d["index"] < len(args) else None
-            same = ctx.pointers_equal(ret, given) if ret is not None and given is not None \
-                else FALSE
-            out.append(same if same != FALSE else ctx.c.new_var())
+            out.append(_result_is(ctx, ret, args[d["index"]] if d["index"] < len(args)
+                                  else None))
             continue
         out.append(_read_truth(ctx, ctx.resolve([["param", d["index"]], ["deref"]], args, None,
                                                 st), st))
     return out
+
+
+def _result_is(ctx, ret, given):
+    """Whether the call's result is the argument `given`: where the caller's view of the
+    result (a fresh object: a callee's result that is one of several objects) shares no
+    object with it, which of the callee's exits it was is unknown, not the other one."""
+    if ret is None or given is None:
+        return ctx.c.new_var()
+    mine = {loc.root for loc, _ in ctx.locations(given)}
+    if not any(loc.root in mine for loc, _ in ctx.locations(ret)):
+        return ctx.c.new_var()
+    return ctx.pointers_equal(ret, given)
 
 
 def apply(ctx, checker, call, summary, token, ret, st):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..plugin.checker import library_spellings, result_lit
 from ..ir import nodes as N
 from ..ir import types as T
-from ..logic.circuit import FALSE, TRUE
+from ..logic.circuit import FALSE
 from ..memory import gls
 from ..memory.gls import GLS
 from ..memory.locations import child
@@ -178,10 +178,8 @@ def returned_value(ev, call: N.Call, args: list, st):
     """A pointer result the callee's summary ties to one interface object: that object (as the
     caller resolves it), or null under a fresh condition, as an unknown pointer may be."""
     steps = ev.returns.get(call.callee) if call.callee else None
-    if not steps or not isinstance(call.lv.type, T.PtrT):
+    if not steps or not isinstance(call.lv.type, T.PtrT) or isinstance(steps, dict):
         return None
-    if isinstance(steps, dict):
-        return _pointer_to_one_of(ev, steps["any"], args, st) if "any" in steps else None
     if call.callee in ev.returns_copy:   # the pointer's own value, null where it is null
         value = value_at(ev, steps[:-1], args, st)
         if value is not None:
@@ -263,19 +261,6 @@ def _pointer_to(ev, steps, args, st):
     null = c.OR(c.new_var(), -c.OR_all(g for _, g in hits))
     pairs = [(None, null)] + [(obj, c.AND(-null, g)) for obj, g in hits]
     return gls.make(c, pairs)
-
-
-def _pointer_to_one_of(ev, alternatives, args, st):
-    """Null, or one of the objects the alternatives name, each under a fresh choice."""
-    c, rest, pairs = ev.c, TRUE, []
-    for i, steps in enumerate(alternatives):
-        pick = c.new_var() if i < len(alternatives) - 1 else TRUE
-        pairs += [(obj, c.AND_all([rest, pick, g])) for obj, g in resolve(ev, steps, args, None, st)]
-        rest = c.AND(rest, -pick)
-    if not pairs:
-        return None
-    null = c.OR(c.new_var(), -c.OR_all(g for _, g in pairs))
-    return gls.make(c, [(None, null)] + [(obj, c.AND(-null, g)) for obj, g in pairs])
 
 
 def _visible_global(ev, root, callee_file) -> bool:

@@ -144,14 +144,16 @@ def _wholes(paths: list) -> list:
 
 def returned(ctx, exit_state):
     """The interface object a pointer result points to when it is not null, if there is exactly
-    one (`container_of` helpers, `&param->field` getters), or the few it is one of; None
-    otherwise. Callers use it in place of a fresh object (calls.returned_value)."""
+    one (`container_of` helpers, `&param->field` getters); None otherwise. Callers use it in
+    place of a fresh object (calls.returned_value). A result that is one of a few objects
+    stays fresh: its lock, handed out (NOTE [handed-out-locks]), is the caller's to release,
+    where one of several list elements the caller knows would each be held or not."""
     fn = ctx.fn
     if exit_state is None or fn.rv is None:
         return None
     rv = ctx.env.var_obj(fn.rv)
     if isinstance(fn.rv.type, T.PtrT):
-        return _targets(ctx.ev.read_obj(rv, exit_state))
+        return _one_target(ctx.ev.read_obj(rv, exit_state))
     if isinstance(fn.rv.type, T.StructT):
         # A struct returned by value whose pointer fields point at the arguments (the kernel's
         # lock guard classes): {"fields": {name: steps}}.
@@ -163,20 +165,6 @@ def returned(ctx, exit_state):
                     fields[name] = steps
         return {"fields": fields} if fields else None
     return None
-
-
-MAX_RETURNED = 3   # interface objects a pointer result may be one of: found, or the one given
-
-
-def _targets(value):
-    """The one interface object's steps, or {"any": [steps, ...]} for a result that is one of a
-    few (`return found ? found : entry;`)."""
-    locs = [loc for loc, _ in value.locations()] if isinstance(value, GLS) else []
-    steps = [steps_of(loc) for loc in locs]
-    if not steps or len(steps) > MAX_RETURNED or \
-            any(s is None or s[0][0] == "ret" for s in steps):
-        return None
-    return steps[0] if len(steps) == 1 else {"any": sorted(steps, key=str)}
 
 
 def _one_target(value):
