@@ -39,17 +39,17 @@ def values(ctx, data, rules, g, view) -> tuple[list, list]:
 
 def _seen_blocks(ctx, data, rules, view) -> dict:
     """The blocks the caller sees after the call, each with where it does: those the result
-    points to (everywhere), and the new ones (this checker's, memory the function made, or a
-    block a call gave it) a parameter's or a global's pointer holds (`*pfdp = pf`)."""
-    seen = {loc.root: TRUE for loc, _ in ctx.locations(view.ret)} if view.ret is not None \
-        else {}
+    points to, and the new ones (this checker's, memory the function made, or a block a call
+    gave it) a parameter's or a global's pointer holds (`*pfdp = pf`). A block the caller's
+    memory already held is seen everywhere."""
+    seen: dict = {}
+    pairs = [(loc, gl) for loc, gl in ctx.locations(view.ret)] if view.ret is not None else []
     for p, value, _ in rules.pointer_slots():
-        if rules.route(p)[0] not in ("param", "global"):
-            continue
-        for loc, gl in ctx.locations(value):
-            if seen.get(loc.root) is not TRUE and (
-                    loc.root in data.new_locs or loc.root.origin in ("heap", "fresh")):
-                seen[loc.root] = ctx.c.OR(seen.get(loc.root, FALSE), gl)
+        if rules.route(p)[0] in ("param", "global"):
+            pairs += ctx.locations(value)
+    for loc, gl in pairs:
+        new = loc.root in data.new_locs or loc.root.origin in ("heap", "fresh")
+        seen[loc.root] = TRUE if not new else ctx.c.OR(seen.get(loc.root, FALSE), gl)
     return seen
 
 

@@ -1,4 +1,5 @@
-// saturn-xfail: a descriptor a callee keeps is taken whatever the callee returns; one it keeps only when it succeeds (and the caller must close on failure) would need the summary's "taken" to carry the result's condition, which is known only after the call while escapes are marked before it
+// A descriptor a callee keeps only where it succeeds (in the block it returns, or null) is taken
+// only there: "descriptors taken: param0 if ret!=0", and its caller must close it on failure.
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -6,7 +7,7 @@
 struct conn { int fd; };
 struct conn *current;
 
-static struct conn *conn_new(int fd) {
+static struct conn *conn_new(int fd) {   // expect-summary: conn_new: resource: not an allocator; escapees: none; descriptors taken: param0 if ret!=0
     struct conn *c = malloc(sizeof *c);
     if (!c)
         return NULL;
