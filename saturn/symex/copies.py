@@ -20,9 +20,9 @@ walked past the nodes it had freed. Only a pointer parameter against a pointer f
 points to (a head linking to itself): deeper pairs, a back-link among them, are equal wherever
 the callee looked and would keep the pointer in callers where the callee never did.
 
-An out-parameter (`*param_i`, a pointer) that is no copy on every exit may still be one where
-the result says the call failed: `expand(in, &name)` writes a new string in `name` where it
-returns 0, and leaves what was there (or null) where it does not (`[target, "kept", "ret!=0"]`,
+An out-parameter (`*param_i`, a pointer, or a pointer field of it) that is no copy on every
+exit may still be one where the result says the call failed: `expand(in, &name)` writes a
+new string in `name` where it returns 0, and leaves what was there (or null) where it does not (`[target, "kept", "ret!=0"]`,
 with "exactly" after it where it is never null there unless it was, "null" where it is null;
 one entry for each result condition that says one: `ret<0` and `ret==0` may say different).
 The caller's `name` then still holds the block it freed in the loop's last iteration, and a
@@ -188,7 +188,9 @@ def _after(c, how, before: int, fresh: int) -> int:
 
 
 def _out_param(steps) -> bool:
-    return len(steps) == 2 and steps[0][0] == "param" and steps[1] == ["deref"]
+    """`*param_i`, or a field of it (a list head in the struct the caller passes)."""
+    return 2 <= len(steps) <= 3 and steps[0][0] == "param" and steps[1] == ["deref"] and \
+        (len(steps) == 2 or steps[2][0] == "field")
 
 
 def _kept_when(ctx, obj, value, here, exit_state) -> list:

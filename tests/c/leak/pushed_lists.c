@@ -58,3 +58,39 @@ struct port *bad_dropped_on_error(void) {
         return NULL;
     return l;
 }
+
+// The same push onto a list head in a field of the struct the caller passes (unbound's
+// listen_cp_insert): where it fails the field is left as it was.
+struct item { struct item *next; void *c; };
+struct front { struct item *cps; };
+
+static int insert(void *c, struct front *f) {
+    struct item *item = malloc(sizeof *item);
+    if (!item)
+        return 0;
+    item->c = c;
+    item->next = f->cps;
+    f->cps = item;
+    return 1;
+}
+
+static void front_delete(struct front *f) {
+    struct item *p = f->cps, *n;
+    while (p) {
+        n = p->next;
+        free(p);
+        p = n;
+    }
+    free(f);
+}
+
+struct front *ok_front_create(void *a, void *b) {
+    struct front *f = calloc(1, sizeof *f);
+    if (!f)
+        return NULL;
+    if (!insert(a, f) || !insert(b, f)) {
+        front_delete(f);
+        return NULL;
+    }
+    return f;
+}
