@@ -354,8 +354,11 @@ def _nearest(paths: list[str], to: str) -> str:
 
 def context_files(b: Build, tree: str, changed: dict, functions: list[str]) -> list[str]:
     """Up to CONTEXT_CAP files defining functions (or function pointers) the changed files call
-    directly (one level), those called from the commit's functions first, then the files
-    defining the most."""
+    directly, those called from the commit's functions first; then the files defining what
+    those callees call (a wrapper's platform layer: nng's `nni_mtx_lock` calls
+    `nni_plat_mtx_lock`, whose file holds the pthread call, and `nni_strdup` calls `nni_alloc`;
+    without them the wrapper is an unknown function and no lock or allocation is seen); then
+    the files defining the most of the rest."""
     maps = [m for rel, c in changed.items()
             if (m := _dir_map(b, b.entry_for(rel)[0], rel))]
     # Variables too: a call through a global function pointer (c-ares' ares_malloc) needs the
@@ -365,6 +368,7 @@ def context_files(b: Build, tree: str, changed: dict, functions: list[str]) -> l
     for t in tags:
         where.setdefault(t["name"], []).append(t["path"])
     score: dict[str, list[int]] = {}
+    hot_defs: dict[str, str] = {}   # callee of the commit's functions -> its file
     for rel in changed:
         text = open(os.path.join(tree, rel), errors="replace").read()
         own = {t["name"]: (t["line"], t.get("end", t["line"])) for t in ctags([rel], tree)}
@@ -376,8 +380,29 @@ def context_files(b: Build, tree: str, changed: dict, functions: list[str]) -> l
                     s = score.setdefault(path, [0, 0])
                     s[0] += name in hot
                     s[1] += 1
-    ranked = sorted(score, key=lambda p: (-score[p][0], -score[p][1], p))
+                    if name in hot:
+                        hot_defs[name] = path
+    first = sorted(score, key=lambda p: (-score[p][0], -score[p][1], p))
+    hot_files = [p for p in first if score[p][0]]
+    second = [p for p in _second_level(tree, hot_defs, where)
+              if p not in changed and p not in hot_files]
+    ranked = list(dict.fromkeys(hot_files + second + first))
     return ranked[:CONTEXT_CAP]
+
+
+def _second_level(tree: str, hot_defs: dict, where: dict) -> list[str]:
+    """The files defining what the commit's direct callees call, by how many of them call
+    into each (ties by path)."""
+    count: dict[str, int] = {}
+    for path in sorted(set(hot_defs.values())):
+        text = open(os.path.join(tree, path), errors="replace").read()
+        ranges = {t["name"]: (t["line"], t.get("end", t["line"])) for t in ctags([path], tree)}
+        for name in sorted(n for n, p in hot_defs.items() if p == path and n in ranges):
+            for callee in calls_in(text, ranges[name]) - set(ranges):
+                if callee in where:
+                    target = _nearest(where[callee], path)
+                    count[target] = count.get(target, 0) + 1
+    return sorted(count, key=lambda p: (-count[p], p))
 
 
 # --- function line ranges, for the peers' reports --------------------------------------------
