@@ -10,11 +10,10 @@ same directory in the extracted tree when that exists, followed by the Debian on
 """
 from __future__ import annotations
 
-import json
 import os
-import re
 import subprocess
 
+import fixes_sources as sources
 import peers
 import projects
 import projects_build as build
@@ -277,7 +276,7 @@ def side_inputs(b: Build, c: dict, tree: str) -> dict:
             context.append(command(b, rel, tree))
         except NotReproducible as err:
             notes.append(f"context {rel} left out: {err}")
-    ranges = {f: function_ranges(tree, f, c["functions"]) for f in changed}
+    ranges = {f: sources.function_ranges(tree, f, c["functions"]) for f in changed}
     out = {"changed": changed, "commands": cmds, "context": context, "ranges": ranges,
            "notes": notes}
     make_links(out)
@@ -285,37 +284,6 @@ def side_inputs(b: Build, c: dict, tree: str) -> dict:
 
 
 # --- the files that define what a changed file calls ---------------------------------------
-
-_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", re.S)
-_CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
-
-
-def ctags(paths: list[str], cwd: str, kinds: str = "f") -> list[dict]:
-    """Universal-ctags' definitions (name, path, line, end) in `paths`: functions (f), and
-    global variables too with kinds="fv"."""
-    if not paths:
-        return []
-    proc = subprocess.run(["ctags", "--languages=C", f"--kinds-C={kinds}", "--fields=+ne",
-                           "--output-format=json", "-o", "-", "-L", "-"], cwd=cwd,
-                          input="\n".join(paths), capture_output=True, text=True,
-                          errors="replace")
-    out = []
-    for line in proc.stdout.splitlines():
-        try:
-            tag = json.loads(line)
-        except ValueError:
-            continue
-        if tag.get("_type") == "tag" and "line" in tag:
-            out.append(tag)
-    return out
-
-
-def calls_in(text: str, lines: tuple[int, int] | None = None) -> set[str]:
-    """Names called in `text` (comments and literals removed), or in its lines a..b only."""
-    if lines:
-        text = "\n".join(text.split("\n")[lines[0] - 1:lines[1]])
-    return set(_CALL.findall(_COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), text)))
-
 
 def tree_c_files(b: Build, tree: str, maps: list) -> list[str]:
     """The extracted tree's .c files that the project's build compiles: those the compile
@@ -344,14 +312,6 @@ def _buildable(b: Build, rel: str) -> bool:
         return False
 
 
-def _nearest(paths: list[str], to: str) -> str:
-    """Of several definitions, the one nearest `to` in the tree (as a linker would most
-    likely pick: its own directory first)."""
-    def shared(p):
-        return len(os.path.commonpath([os.path.dirname(p) or ".", os.path.dirname(to) or "."]))
-    return sorted(paths, key=lambda p: (-shared(p), p))[0]
-
-
 def context_files(b: Build, tree: str, changed: dict, functions: list[str]) -> list[str]:
     """Up to CONTEXT_CAP files defining functions (or function pointers) the changed files call
     directly, those called from the commit's functions first; then the files defining what
@@ -363,7 +323,7 @@ def context_files(b: Build, tree: str, changed: dict, functions: list[str]) -> l
             if (m := _dir_map(b, b.entry_for(rel)[0], rel))]
     # Variables too: a call through a global function pointer (c-ares' ares_malloc) needs the
     # file that sets it, or the allocator is unknown.
-    tags = ctags(tree_c_files(b, tree, maps), tree, "fv")
+    tags = sources.ctags(tree_c_files(b, tree, maps), tree, "fv")
     where: dict[str, list[str]] = {}
     for t in tags:
         where.setdefault(t["name"], []).append(t["path"])
@@ -371,11 +331,12 @@ def context_files(b: Build, tree: str, changed: dict, functions: list[str]) -> l
     hot_defs: dict[str, str] = {}   # callee of the commit's functions -> its file
     for rel in changed:
         text = open(os.path.join(tree, rel), errors="replace").read()
-        own = {t["name"]: (t["line"], t.get("end", t["line"])) for t in ctags([rel], tree)}
-        hot = set().union(*[calls_in(text, own[f]) for f in functions if f in own])
-        for name in calls_in(text) - set(own):
+        own = {t["name"]: (t["line"], t.get("end", t["line"]))
+               for t in sources.ctags([rel], tree)}
+        hot = set().union(*[sources.calls_in(text, own[f]) for f in functions if f in own])
+        for name in sources.calls_in(text) - set(own):
             if name in where:
-                path = _nearest(where[name], rel)
+                path = sources.nearest(where[name], rel)
                 if path not in changed:
                     s = score.setdefault(path, [0, 0])
                     s[0] += name in hot
@@ -396,51 +357,11 @@ def _second_level(tree: str, hot_defs: dict, where: dict) -> list[str]:
     count: dict[str, int] = {}
     for path in sorted(set(hot_defs.values())):
         text = open(os.path.join(tree, path), errors="replace").read()
-        ranges = {t["name"]: (t["line"], t.get("end", t["line"])) for t in ctags([path], tree)}
+        ranges = {t["name"]: (t["line"], t.get("end", t["line"]))
+                  for t in sources.ctags([path], tree)}
         for name in sorted(n for n, p in hot_defs.items() if p == path and n in ranges):
-            for callee in calls_in(text, ranges[name]) - set(ranges):
+            for callee in sources.calls_in(text, ranges[name]) - set(ranges):
                 if callee in where:
-                    target = _nearest(where[callee], path)
+                    target = sources.nearest(where[callee], path)
                     count[target] = count.get(target, 0) + 1
     return sorted(count, key=lambda p: (-count[p], p))
-
-
-# --- function line ranges, for the peers' reports --------------------------------------------
-
-_FUNC_MACRO = re.compile(r"[A-Z_]+_FUNC")
-
-
-def function_ranges(tree: str, rel: str, functions: list[str]) -> dict[str, list]:
-    """Line ranges of the commit's functions in one file: universal-ctags' definitions
-    (lighttpd's `URIHANDLER_FUNC(name)` headers named by their argument, as commits.json
-    names them), else a column-0 header and the next column-0 `}` (ctags loses track in
-    some #ifdef'd code)."""
-    path = os.path.join(tree, rel)
-    lines = open(path, errors="replace").read().split("\n")
-    out: dict[str, list] = {}
-    for t in ctags([rel], tree):
-        name = t["name"]
-        if _FUNC_MACRO.fullmatch(name) and t["line"] - 1 < len(lines):
-            m = re.search(r"_FUNC\s*\(\s*([A-Za-z_]\w*)", lines[t["line"] - 1])
-            name = m.group(1) if m else name
-        if name in functions:
-            out.setdefault(name, []).append([t["line"], t.get("end", t["line"])])
-    for fn in functions:
-        if fn not in out and (found := _header_ranges(lines, fn)):
-            out[fn] = found
-    return out
-
-
-def _header_ranges(lines: list[str], fn: str) -> list:
-    head = re.compile(r"^(?:[A-Za-z_][\w\s\*,()]*?[\s\*])?" + re.escape(fn) + r"\s*\(")
-    out = []
-    for i, line in enumerate(lines):
-        if line[:1].isspace() or line.startswith("#") or line.rstrip().endswith(";"):
-            continue
-        if head.match(line):
-            end = next((j for j in range(i + 1, len(lines)) if lines[j].startswith("}")), None)
-            if end is not None:
-                out.append([i + 1, end + 1])
-    return out
-
-
