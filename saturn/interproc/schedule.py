@@ -1,10 +1,10 @@
 """Bottom-up scheduling: a component (the functions of one strongly connected component of the
-call graph, in sorted order) runs when the components it calls are done; `run` gives each
+call graph, callees first: `callees_first`) runs when the components it calls are done; `run` gives each
 function to a pool of workers, or takes its results from the cache, and yields them back.
 
 NOTE [determinism]: a function's result depends only on the program and its callees' summaries,
 which are the same whatever the number of workers; the members of one component see each other
-as if run one after another, in sorted order (NOTE [scc-steps] in Schedule below).
+as if run one after another, in a fixed order (NOTE [scc-steps] in Schedule below).
 Local workers are forked after the program is lowered, so tasks carry only keys and summaries;
 a Dask cluster gets the program once (scattered to every worker).
 """
@@ -31,22 +31,47 @@ class Task(NamedTuple):
 
 
 def components(program) -> tuple[list[tuple[str, ...]], dict[int, set[int]]]:
-    """Components as sorted tuples in a deterministic bottom-up order (callees first; among
-    those ready, the one whose first member's key is smallest), and each one's callee
-    components."""
+    """Components as tuples in the order their members run (callees_first), in a
+    deterministic bottom-up order (callees first; among those ready, the one whose smallest
+    member key is smallest), and each one's callee components."""
     fns = program.functions
     succ = {k: sorted(c for c in fns[k].callees if c in fns) for k in sorted(fns)}
-    members = [tuple(sorted(c)) for c in strongly_connected_components(list(succ), succ)]
+    members = [callees_first(c, succ) for c in strongly_connected_components(list(succ), succ)]
     comp_of = {k: i for i, ms in enumerate(members) for k in ms}
     callees = {i: {comp_of[c] for k in ms for c in succ[k]} - {i} for i, ms in enumerate(members)}
     callers: dict[int, list[int]] = {i: [] for i in callees}
     for i, cs in callees.items():
         for c in cs:
             callers[c].append(i)
-    order = lexicographic_order(list(callees), callers, key=lambda i: members[i][0])
+    order = lexicographic_order(list(callees), callers, key=lambda i: min(members[i]))
     index = {i: n for n, i in enumerate(order)}
     return [members[i] for i in order], {index[i]: {index[c] for c in callees[i]}
                                          for i in order}
+
+
+def callees_first(component, succ) -> tuple[str, ...]:
+    """A cycle's members in the order they run (NOTE [scc-steps]): a depth-first walk from
+    each member in sorted order, through the callees in sorted order, each member after the
+    callees it reaches first, so that only the calls that close the cycle go to a member
+    not yet run. Sorted order ran nano's `mallocstrncpy` before `nmalloc`, the allocator it
+    wraps (one cycle through `die`, which saves the file, which copies a name): it saw an
+    unknown callee and was no allocator, and none of its callers' leaks was seen."""
+    inside, seen, out = set(component), set(), []
+    for root in sorted(component):
+        if root in seen:
+            continue
+        seen.add(root)
+        stack = [(root, iter(c for c in succ[root] if c in inside))]
+        while stack:
+            node, rest = stack[-1]
+            nxt = next((c for c in rest if c not in seen), None)
+            if nxt is None:
+                stack.pop()
+                out.append(node)
+            else:
+                seen.add(nxt)
+                stack.append((nxt, iter(c for c in succ[nxt] if c in inside)))
+    return tuple(out)
 
 
 def run(program, pool, cache=None, changed=()):
@@ -104,7 +129,8 @@ class Schedule:
     """Hands out the functions that may run (a component's members, once the components it
     calls are done) and takes their summaries back.
 
-    NOTE [scc-steps]: the members of a cycle run in sorted order as far as what they see goes:
+    NOTE [scc-steps]: the members of a cycle run in a fixed order (callees_first: each after the
+    members it calls, but for the calls that close the cycle) as far as what they see goes:
     each is given the summaries of the members before it that it calls (and no others, whatever
     has finished), as one task running them all would give — so each member is looked up in the
     cache on its own (an edit of one member of a large cycle runs that member again, not the

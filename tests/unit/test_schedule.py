@@ -1,5 +1,6 @@
-"""NOTE [scc-steps]: a cycle's members see each other as if run one after another in sorted
-order, and run as soon as the earlier members they call are done."""
+"""NOTE [scc-steps]: a cycle's members see each other as if run one after another, each after
+the members it calls but for the calls that close the cycle (callees_first), and run as soon
+as the earlier members they call are done."""
 import random
 from concurrent.futures import Future
 from types import SimpleNamespace
@@ -84,17 +85,22 @@ class _Cache:
         return None if keys[0] in self.misses else [_Result(keys[0])]
 
 
+def test_a_cycle_runs_callees_first():
+    # from a (first in sorted order) through b to c, whose call of a closes the cycle; then d
+    assert schedule.components(_program(CALLS))[0][0] == ("c", "b", "d", "a")
+
+
 def test_members_see_only_the_earlier_members_they_call():
     seen = _run()
-    # a is first: b and d come after it, so a sees neither; b calls only c, which is later
-    assert seen == {"a": [], "b": [], "c": ["a"], "d": ["a"], "top": ["a"]}
+    # c and d call only a, which runs last; b sees c, a sees b and d
+    assert seen == {"a": ["b", "d"], "b": ["c"], "c": [], "d": [], "top": ["a"]}
 
 
 def test_members_whose_earlier_callees_are_done_run_together():
     pool = _Pool()
     assert _run(pool) == _run()
-    # b calls only c (later): it runs with a; c and d wait for a
-    assert pool.waves == [["a", "b"], ["c", "d"], ["top"]]
+    # c and d call no earlier member: they run first; b waits for c, a for b and d
+    assert pool.waves == [["c", "d"], ["b"], ["a"], ["top"]]
 
 
 @pytest.mark.parametrize("seed", range(30))
@@ -116,7 +122,8 @@ def test_the_order_is_networkx_s_condensation_in_lexicographic_order(seed):
     index = {n: i for i, n in enumerate(order)}
     expected = ([tuple(sorted(cond.nodes[n]["members"])) for n in order],
                 {index[n]: {index[m] for m in cond.successors(n)} for n in order})
-    assert schedule.components(_program(calls)) == expected
+    members, deps = schedule.components(_program(calls))
+    assert ([tuple(sorted(m)) for m in members], deps) == expected
 
 
 
