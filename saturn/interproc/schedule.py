@@ -36,7 +36,9 @@ def components(program) -> tuple[list[tuple[str, ...]], dict[int, set[int]]]:
     member key is smallest), and each one's callee components."""
     fns = program.functions
     succ = {k: sorted(c for c in fns[k].callees if c in fns) for k in sorted(fns)}
-    members = [callees_first(c, succ) for c in strongly_connected_components(list(succ), succ)]
+    members = [tuple(c) if len(c) == 1 else
+               callees_first(c, succ, lambda k: analysis_weight(fns[k]))
+               for c in strongly_connected_components(list(succ), succ)]
     comp_of = {k: i for i, ms in enumerate(members) for k in ms}
     callees = {i: {comp_of[c] for k in ms for c in succ[k]} - {i} for i, ms in enumerate(members)}
     callers: dict[int, list[int]] = {i: [] for i in callees}
@@ -49,29 +51,38 @@ def components(program) -> tuple[list[tuple[str, ...]], dict[int, set[int]]]:
                                          for i in order}
 
 
-def callees_first(component, succ) -> tuple[str, ...]:
-    """A cycle's members in the order they run (NOTE [scc-steps]): a depth-first walk from
-    each member in sorted order, through the callees in sorted order, each member after the
-    callees it reaches first, so that only the calls that close the cycle go to a member
-    not yet run. Sorted order ran nano's `mallocstrncpy` before `nmalloc`, the allocator it
-    wraps (one cycle through `die`, which saves the file, which copies a name): it saw an
-    unknown callee and was no allocator, and none of its callers' leaks was seen."""
-    inside, seen, out = set(component), set(), []
-    for root in sorted(component):
-        if root in seen:
-            continue
-        seen.add(root)
-        stack = [(root, iter(c for c in succ[root] if c in inside))]
-        while stack:
-            node, rest = stack[-1]
-            nxt = next((c for c in rest if c not in seen), None)
-            if nxt is None:
-                stack.pop()
-                out.append(node)
-            else:
-                seen.add(nxt)
-                stack.append((nxt, iter(c for c in succ[nxt] if c in inside)))
-    return tuple(out)
+def callees_first(component, succ, weight) -> tuple[str, ...]:
+    """A cycle's members in the order they run (NOTE [scc-steps]): next the member with the
+    fewest members left to run among its callees, then the one whose callees left are the
+    heaviest (a call left unseen is best one into an error handler or a dispatcher, not into
+    the small allocator a wrapper wraps), then by key. Sorted order ran nano's
+    `mallocstrncpy` before `nmalloc`, the allocator it wraps, in one cycle through `die`,
+    which saves the file, which copies its name: it saw an unknown callee and was no
+    allocator, and none of its callers' leaks was seen."""
+    inside = set(component)
+    waits = {k: {c for c in succ[k] if c in inside and c != k} for k in component}
+    callers: dict[str, list[str]] = {k: [] for k in component}
+    for k in sorted(component):
+        for c in sorted(waits[k]):
+            callers[c].append(k)
+
+    def rank(k):
+        return (len(waits[k]), -min((weight(c) for c in waits[k]), default=0), k)
+
+    heap = [rank(k) for k in component]
+    heapq.heapify(heap)
+    done: list[str] = []
+    while heap:
+        entry = heapq.heappop(heap)
+        k = entry[-1]
+        if k in waits and entry == rank(k):
+            done.append(k)
+            del waits[k]
+            for caller in callers[k]:
+                if caller in waits:
+                    waits[caller].discard(k)
+                    heapq.heappush(heap, rank(caller))
+    return tuple(done)
 
 
 def run(program, pool, cache=None, changed=()):
@@ -130,7 +141,7 @@ class Schedule:
     calls are done) and takes their summaries back.
 
     NOTE [scc-steps]: the members of a cycle run in a fixed order (callees_first: each after the
-    members it calls, but for the calls that close the cycle) as far as what they see goes:
+    members it calls, but for the calls cut to break the cycle) as far as what they see goes:
     each is given the summaries of the members before it that it calls (and no others, whatever
     has finished), as one task running them all would give — so each member is looked up in the
     cache on its own (an edit of one member of a large cycle runs that member again, not the
