@@ -296,7 +296,7 @@ def _escapees(ctx, checker, rules, g, view, returned=None) -> tuple[list, list]:
             if steps[0][0] == "global" and freed == FALSE:
                 continue   # a global's block stays the global's unless the function let it go
             excluded = {(steps[0][0], steps[0][1])}
-            if returned == steps[0][1] or _returned_as_is(ctx, g, view, loc):
+            if returned == steps[0][1] or _returned_as_is(ctx, loc):
                 excluded.add(RET)
             key = repr(steps)
             lit = rules.escaped(loc, direct=frozenset(excluded))   # NOTE [linked-inputs]
@@ -317,15 +317,11 @@ def _escapees(ctx, checker, rules, g, view, returned=None) -> tuple[list, list]:
     return always, kept_if
 
 
-def _returned_as_is(ctx, g, view, loc) -> bool:
+def _returned_as_is(ctx, loc) -> bool:
     """Whether the result is, on every exit, the pointer the caller reached `loc` by (`p =
-    b->buf; b->buf = NULL; return p;`): the caller then holds the block in the result (the
-    engine's `returns_copy`), and returning it is no escape."""
-    ptr = loc.deref_of if loc.parent is None else None
-    if ptr is None or view.ret is None or \
-            all(other is not loc for other, _ in ctx.locations(view.ret)):
-        return False
-    return not ctx.can(g, -ctx.pointers_equal(view.ret, ctx.initial(ptr)))
+    b->buf; b->buf = NULL; return p;`, the engine's `returns_copy`): the caller then holds the
+    block in the result, and returning it is no escape."""
+    return ctx.result_copy is not None and ctx.interface_steps(loc) == ctx.result_copy
 
 
 def _kept_when(ctx, g, found, view) -> list[str]:

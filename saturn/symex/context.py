@@ -26,6 +26,9 @@ class FunctionContext:
         self.states: dict[str, object] = {}  # each checker's state, by name (Checker.state)
         self.summaries: dict = {}          # callee key -> {checker: summary}
         self.given: dict[str, object] = {}   # the summaries this function gives, by checker
+        # The steps of the object the result points to where the result is, on every exit, the
+        # entry value of the pointer read to reach it (copies.returns_copy); set at the exit.
+        self.result_copy: list | None = None
         self.returns: list[tuple] = []     # (guard, coord) of each `return` reached
         self.branch_hooks: list = []       # callables (Branch, cond lit, state): on_branch
         self.head_tests: dict = {}         # block id -> ir.lists.HeadTest (NOTE [list-heads])

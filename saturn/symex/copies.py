@@ -22,9 +22,10 @@ the callee looked and would keep the pointer in callers where the callee never d
 
 An out-parameter (`*param_i`, a pointer, or a pointer field of it) that is no copy on every
 exit may still be one where the result says the call failed: `expand(in, &name)` writes a
-new string in `name` where it returns 0, and leaves what was there (or null) where it does not (`[target, "kept", "ret!=0"]`,
-with "exactly" after it where it is never null there unless it was, "null" where it is null;
-one entry for each result condition that says one: `ret<0` and `ret==0` may say different).
+new string in `name` where it returns 0, and leaves what was there (or null) where it does
+not (`[target, "kept", "ret!=0"]`, with "exactly" after it where it is never null there
+unless it was, "null" where it is null; one entry for each result condition that says one:
+`ret<0` and `ret==0` may say different).
 The caller's `name` then still holds the block it freed in the loop's last iteration, and a
 second free of it on the error path is the double free it is. Only these slots, and only the
 result's own conditions, are asked: a question or two each.

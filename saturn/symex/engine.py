@@ -135,15 +135,16 @@ def _run(program, fn, unroller, checkers, options, summaries, havoc):
                 heapq.heappush(heap, (unroller.sort_key(succ), succ))
             pending[succ].append(out)
     final = merge(ev, exit_states)
+    returns = interface.returned(ctx, final)
+    ctx.result_copy = returns if copies.returns_copy(ctx, final, returns) else None
     for ch in checkers:
         ch.finish(ctx, final)
-    returns = interface.returned(ctx, final)
     ctx.given["<engine>"] = {
         "noreturn": final is None,
         "modifies": interface.modified(ev, final) if final is not None else [],
         "copies": copies.infer(ctx, final) + copies.kept_bits(ctx, final),
         "returns": returns,
-        "returns_copy": copies.returns_copy(ctx, final, returns),
+        "returns_copy": ctx.result_copy is not None,
         "sign": interface.return_sign(ctx, final),
         "result": results.result_summary(ctx, final),
         "stub": _stub(program, fn)}
