@@ -80,6 +80,7 @@ def unavailable(run: Run, c: dict) -> tuple[str, str] | None:
         if not run.args.prepare:
             return "no configured build", (f"{p.name} not prepared: python bench/projects.py "
                                            f"--prepare-only {p.name} (or --prepare here)")
+        build.install(["dpkg-dev", *p.deps])   # its build dependencies, as projects.py does
         try:
             build.prepare(p, run.args.jobs)
         except build.BuildError as err:

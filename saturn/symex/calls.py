@@ -94,6 +94,7 @@ def _summarized_call(ev, call, args, st, modifies, label) -> None:
         named = {obj for _, (obj, _) in targets}
         targets += [(f"inside:{obj.uid}", (obj, g)) for obj in ev.met(st)
                     if obj not in named and (g := _under(ev.c, obj, wholes)) != FALSE]
+    targets += _elements_past(ev, targets, st)
     copied = copies.values(ev, ev.copies.get(call.callee), args, st, memo)
     result = fields = None
     if call.lv is not None:
@@ -118,6 +119,42 @@ def _summarized_call(ev, call, args, st, modifies, label) -> None:
         for obj, value, g in fields:
             ev.store_obj(obj, value, g, st)
         constrain_result(ev, call, args, st)
+
+
+# NOTE [somewhere-past]: a callee that writes at an unknown offset from a pointer (`v->slot[i - 1]
+# = v->slot[i]`, shifting a vector down) changes the one derived object past it (NOTE
+# [constant-offsets]), and that object stands for every element, the first and those at
+# constant offsets included. A caller that read `v->slot[0]` or `v->slot[2]` itself holds them as
+# objects of their own, so the callee's change must reach them too: left as they were, a loop
+# that frees a vector's element, deletes its slot and reads the slot again found the freed block
+# there. Each becomes unknown where the derived object is written.
+def _elements_past(ev, targets, st) -> list:
+    """The caller's objects at a constant offset from the base of a derived object the callee
+    wrote at an unknown offset, and their parts along the same steps, as extra targets."""
+    wanted: dict = {}
+    for _, (obj, g) in targets:
+        steps, cur = [], obj
+        while cur.derived_from is None and cur.parent is not None:
+            steps.append(cur.step)
+            cur = cur.parent
+        if cur.derived_from is not None and cur.offset is None:
+            wanted.setdefault(id(cur.derived_from.addr), []).append((steps, g))
+    if not wanted:
+        return []
+    out, named = [], {obj for _, (obj, _) in targets}
+    for obj in ev.met(st):
+        steps, cur = [], obj
+        while cur is not None and obj not in named:
+            blur = cur.origin == "derived" and cur.offset is None
+            base = cur.derived_from if cur.offset is not None else cur
+            hits = None if blur or base is None else wanted.get(id(base.addr))
+            guards = [g for s, g in hits or () if s == steps]
+            if guards:
+                out.append((f"past:{obj.uid}", (obj, ev.c.OR_all(guards))))
+                break
+            steps.append(cur.step)
+            cur = cur.parent
+    return out
 
 
 def _one_per_union(targets) -> list:

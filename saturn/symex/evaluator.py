@@ -45,6 +45,7 @@ class Evaluator(ExprEval, LvalueEval):
         self.unknown_equal: dict = {}     # (uid, uid) -> literal: NOTE [havoc-pointers]
         self.blurred_unknowns: dict = {}  # object -> its one unknown: NOTE [blurred-writes]
         self.written_whole: dict = {}     # objects calls wrote all of: NOTE [whole-arrays]
+        self.written_past: set = set()    # objects written at an unknown offset: NOTE [somewhere-past]
 
     def forget(self, obj, st, guard=None) -> None:
         """Give `obj` an unknown value (a havocked loop, what an unknown call may change),

@@ -113,7 +113,8 @@ def modified(ev, exit_state, limit: int = 64):
         if value is initial:
             continue
         steps = steps_of(obj)
-        if steps is None or steps[0][0] == "ret" or same(ev, value, initial):
+        if steps is None or steps[0][0] == "ret" or \
+                same(ev, value, initial) and obj not in ev.written_past:
             continue
         out.append(steps)
     if len(out) > limit:

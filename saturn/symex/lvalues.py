@@ -7,7 +7,7 @@ from ..bitvec.vec import const
 from ..ir import nodes as N
 from ..ir import types as T
 from ..logic.circuit import FALSE, TRUE
-from ..memory.locations import Obj, child
+from ..memory.locations import Obj, blurred, child
 from .expr import MAX_TRACKED_INDEX
 from .lazy import Mux, force
 
@@ -63,6 +63,8 @@ class LvalueEval:
             self.store_obj(obj, value, g, st)
 
     def store_obj(self, obj: Obj, value, g: int, st) -> None:
+        if (obj.derived_from is not None or obj.parent is not None) and blurred(obj):
+            self.written_past.add(obj)   # NOTE [somewhere-past]
         for target in union_members(obj):
             stored = self.coerce(value, target.type)
             if g == TRUE:
