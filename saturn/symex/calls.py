@@ -127,7 +127,9 @@ def _summarized_call(ev, call, args, st, modifies, label) -> None:
 # constant offsets included. A caller that read `v->slot[0]` or `v->slot[2]` itself holds them as
 # objects of their own, so the callee's change must reach them too: left as they were, a loop
 # that frees a vector's element, deletes its slot and reads the slot again found the freed block
-# there. Each becomes unknown where the derived object is written.
+# there. Each becomes unknown where the derived object is written. And such a write is a change
+# in the callee's summary though the derived object gets back the value read from it
+# (`written_past`, interface.modified): the shift reads and writes that one object.
 def _elements_past(ev, targets, st) -> list:
     """The caller's objects at a constant offset from the base of a derived object the callee
     wrote at an unknown offset, and their parts along the same steps, as extra targets."""
@@ -145,10 +147,10 @@ def _elements_past(ev, targets, st) -> list:
     for obj in ev.met(st):
         steps, cur = [], obj
         while cur is not None and obj not in named:
-            blur = cur.origin == "derived" and cur.offset is None
-            base = cur.derived_from if cur.offset is not None else cur
-            hits = None if blur or base is None else wanted.get(id(base.addr))
-            guards = [g for s, g in hits or () if s == steps]
+            # the element itself: the base (offset 0), or an object k past it
+            base = cur if cur.derived_from is None else cur.derived_from \
+                if cur.offset is not None else None
+            guards = [g for s, g in wanted.get(id(base.addr), ()) if s == steps] if base else []
             if guards:
                 out.append((f"past:{obj.uid}", (obj, ev.c.OR_all(guards))))
                 break

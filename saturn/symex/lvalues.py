@@ -63,7 +63,7 @@ class LvalueEval:
             self.store_obj(obj, value, g, st)
 
     def store_obj(self, obj: Obj, value, g: int, st) -> None:
-        if (obj.derived_from is not None or obj.parent is not None) and blurred(obj):
+        if blurred(obj):
             self.written_past.add(obj)   # NOTE [somewhere-past]
         for target in union_members(obj):
             stored = self.coerce(value, target.type)
