@@ -129,3 +129,31 @@ def test_a_front_end_worker_killed_loses_only_its_file(tmp_path):
     assert "dies.c:1:1: error: not read: the worker process killed by SIGKILL" in proc.stderr
     assert "[lock.double-lock]" in proc.stdout
     assert proc.stdout.splitlines()[-1].startswith("saturn: 2 reports, 1 file, 1 skipped")
+
+
+ERROR_WRAPPER = """
+import sys
+import saturn.app.driver as driver
+analyze_function = driver.analyze_function
+def patched(program, fn, *args):
+    if fn.name == "victim":
+        raise ValueError("boom")
+    return analyze_function(program, fn, *args)
+driver.analyze_function = patched
+sys.argv = ["saturn", "check", "--checkers", "lock", "-j", "1", "--db", {db!r}, "t.c"]
+from saturn.__main__ import run
+run()
+"""
+
+
+def test_an_internal_error_is_not_reused_by_the_next_run(tmp_path):
+    (tmp_path / "t.c").write_text(PROGRAM)
+    db = str(tmp_path / "s.db")
+    proc = subprocess.run([sys.executable, "-c", ERROR_WRAPPER.format(db=db)], cwd=str(tmp_path),
+                          text=True, capture_output=True, env=dict(os.environ, PYTHONPATH=ROOT),
+                          timeout=300)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert "t.c:4:1: warning: internal error: ValueError: boom in 'victim'" in proc.stderr
+    assert ", 1 incomplete" in proc.stdout
+    again = saturn("check", "--checkers", "lock", "--db", db, "t.c", cwd=str(tmp_path))
+    assert again.returncode == 1 and ", 0 incomplete" in again.stdout, again.stdout

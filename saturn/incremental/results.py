@@ -13,10 +13,14 @@ from summaries.store import StoreError, summary_text
 
 from ..ir import indirect
 from ..report.diagnostic import Report
-from ..symex.outcome import FunctionResult
+from ..symex.outcome import FunctionResult, Incomplete
 from .digest import ir_digest
 from .lines import NUMBER, number_as
 from .runs import base_key
+
+# An internal error (a bug of Saturn's, or an interrupted output) or a lost worker says
+# nothing about the function: the next run analyses it again rather than reuse the failure.
+AGAIN = (Incomplete.INTERNAL_ERROR, Incomplete.LOST)
 
 
 class ResultCache:
@@ -85,6 +89,8 @@ class ResultCache:
         if not all(name in rows for name in self.names):
             return None
         first = rows[self.names[0]]
+        if FunctionResult.cause_of(first["status"]) in AGAIN:
+            return None
         if _mentions_moved_constants(self.program.functions[fkey], first["line"], rows):
             return None
         res = FunctionResult(fkey, incomplete=FunctionResult.cause_of(first["status"]),

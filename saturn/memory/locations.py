@@ -25,7 +25,7 @@ class Obj:
     function or derived (pointer arithmetic)."""
     __slots__ = ("uid", "type", "addr", "parent", "step", "path", "display", "origin", "root",
                  "children", "sym", "site", "deref_of", "container_of", "derived_from",
-                 "offset", "__weakref__")
+                 "offset", "linked_from", "__weakref__")
 
     def __init__(self, ctype, addr, parent, step, path, display, origin, sym=None):
         self.uid = next(_uids)
@@ -44,6 +44,7 @@ class Obj:
         self.container_of = None            # (inner, member names): NOTE [container-of]
         self.derived_from = None            # the base of unmodelled pointer arithmetic
         self.offset = None                  # ... k elements past it, when k is a constant
+        self.linked_from = None             # the list link an unknown write put it in
         if ctype is not None:
             self.addr.views.setdefault(ctype.key(), self)
 

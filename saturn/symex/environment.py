@@ -235,7 +235,7 @@ def back_link(obj: Obj) -> Obj | None:
     """x when obj is the `prev` field of the node x.next points to (or `next` of *x.prev)."""
     if not _list_link(obj):
         return None
-    link = obj.parent.deref_of
+    link = reached_through(obj.parent)
     if link is None or link.step != _BACK[obj.step] or not _list_link(link):
         return None
     return link.parent
@@ -253,6 +253,26 @@ def list_anchor(obj: Obj) -> Obj | None:
     if not _list_link(obj) or not _pure_link(obj.parent.type):
         return None
     node = obj.parent
-    while node.deref_of is not None and _list_link(node.deref_of):
-        node = node.deref_of.parent
+    while (link := reached_through(node)) is not None and _list_link(link):
+        node = link.parent
     return node
+
+
+def reached_through(node: Obj) -> Obj | None:
+    """The link whose value on entry points to `node`, or the one a callee's unknown write
+    put it in (NOTE [unknown-links])."""
+    return node.deref_of if node.deref_of is not None else node.linked_from
+
+
+# NOTE [unknown-links]: a callee that relinks a list (list_del_init: `prev->next = next`) may
+# leave a link whose new value its summary cannot name, and the caller gives it an unknown
+# node. That node is still reached through the link: the link's node is its back link (`x->next
+# == y` then `y->prev == x`) and the walk's anchor is the link's, not the node itself. As an
+# anchor of its own it could be its own next (an empty list's head), and a safe walk that
+# frees its current node would find it again as the saved next one.
+def link_unknown(link: Obj, value) -> None:
+    """Mark the nodes of a fresh unknown `value` written to list link `link`."""
+    if _list_link(link):
+        for loc, _ in value.entries:
+            if loc is not None and loc.deref_of is None:
+                loc.linked_from = link

@@ -7,6 +7,7 @@ from ..ir import types as T
 from ..logic.circuit import TRUE
 from ..memory.locations import Obj, blurred
 from .calls import arg_values, default_call
+from .environment import link_unknown
 from .expr import ExprEval
 from .lvalues import LvalueEval, through_pointer
 
@@ -55,7 +56,7 @@ class Evaluator(ExprEval, LvalueEval):
             for hook in self.forget_hooks:
                 hook([old], st)
         if guard is None:
-            st.memory[obj] = self.fresh_value(obj.type, obj.display)
+            st.memory[obj] = self.fresh_for(obj)
         else:
             self.store_obj(obj, self.unknown_for(obj, guard), guard, st)
 
@@ -71,11 +72,18 @@ class Evaluator(ExprEval, LvalueEval):
         """The unknown value a write the function cannot see gives `obj` where `guard` holds
         (see above): one per blurred pointer object where the write is weak, else fresh."""
         if guard == TRUE or not (isinstance(obj.type, T.PtrT) and blurred(obj)):
-            return self.fresh_value(obj.type, obj.display)
+            return self.fresh_for(obj)
         got = self.blurred_unknowns.get(obj)
         if got is None:
             got = self.blurred_unknowns[obj] = self.fresh_value(obj.type, obj.display)
         return got
+
+    def fresh_for(self, obj):
+        """A fresh unknown value for `obj` (NOTE [unknown-links] where it is a list link)."""
+        value = self.fresh_value(obj.type, obj.display)
+        if isinstance(obj.type, T.PtrT):
+            link_unknown(obj, value)
+        return value
 
     def met(self, st) -> list:
         """The objects the function has written or read so far, in the order it met them."""

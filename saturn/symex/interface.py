@@ -322,6 +322,8 @@ def _step(ev, obj: Obj, step):
         t = obj.type
         return child(obj, step[1], t.elem if isinstance(t, T.ArrT) else t)
     if step[0] == "derived":
+        if (obj.type is None or obj.type.key() != step[1]) and step[1] in obj.addr.views:
+            obj = obj.addr.views[step[1]]   # an untyped block the caller read as `T *`
         t = obj.type if obj.type is not None and obj.type.key() == step[1] else \
             T.struct_named(step[1])
         offset = step[2] if len(step) > 2 else None   # NOTE [constant-offsets]

@@ -67,3 +67,47 @@ void ok_table_drop_first(struct table *t) {
     table_del(t, 0);
     item_free(t->e[0].it);
 }
+
+// A delete that also shrinks the slots with realloc: the caller's next read of a slot is of
+// the new block (what it holds is the callee's, shifted), or of the old one, shifted in place
+// where realloc failed.
+void vec_del_shrink(struct vec *v, int at) {
+    if (!v || !v->n || at < 0 || at >= v->n)
+        return;
+    for (int i = at + 1; i < v->n; i++)
+        v->slot[i - 1] = v->slot[i];
+    v->n--;
+    if (v->n <= 0) {
+        free(v->slot);
+        v->slot = NULL;
+        v->n = 0;
+    } else {
+        void *fewer = realloc(v->slot, sizeof(void *) * v->n);
+        if (!fewer)
+            v->n++;
+        else
+            v->slot = fewer;
+    }
+}
+
+void ok_filter_shrunk(struct vec *v) {
+    struct item *it;
+    int i;
+    for (i = 0; v && i < v->n && (it = v->slot[i]); i++) {
+        if (!it->name) {
+            item_free(it);
+            vec_del_shrink(v, i);
+            i--;
+        }
+    }
+    if (v && v->n > 0 && v->slot[0])
+        free(((struct item *)v->slot[0])->name);
+}
+
+void bad_shrunk_no_delete(struct vec *v) {
+    if (v->n < 2)
+        return;
+    vec_del_shrink(v, 0);
+    item_free(v->slot[0]);
+    item_free(v->slot[0]);   // expect: memory.double-free
+}
