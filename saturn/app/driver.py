@@ -13,6 +13,7 @@ import time
 
 from ..cfront.discover import Discovery, relative_to
 from ..incremental.pipeline import units
+from ..incremental.results import AGAIN
 from ..interproc import pools, schedule
 from ..ir import indirect, linking
 from ..ir.program import Program
@@ -267,7 +268,9 @@ def run_check(discovery: Discovery, checkers, options: Options, front,
     stats = _stats(program, results, parsed, skipped)
     stats.phases = {k: round(v, 3) for k, v in phases.items()}
     stats.seconds = round(time.perf_counter() - start, 3)
-    return RunResult(reports, stats, results, program, log=log.printed, lost=len(lost))
+    # A run with functions to analyse again (results.AGAIN) is not one to give again either.
+    again = sum(1 for res in results.values() if res.incomplete in AGAIN)
+    return RunResult(reports, stats, results, program, log=log.printed, lost=len(lost) + again)
 
 
 def _stats(program, results: dict, parsed: int, skipped: list) -> RunStats:
