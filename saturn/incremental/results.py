@@ -89,11 +89,11 @@ class ResultCache:
         if not all(name in rows for name in self.names):
             return None
         first = rows[self.names[0]]
-        if FunctionResult.cause_of(first["status"]) in AGAIN:
+        cause = FunctionResult.cause_of(first["status"])
+        if cause in AGAIN or \
+                _mentions_moved_constants(self.program.functions[fkey], first["line"], rows):
             return None
-        if _mentions_moved_constants(self.program.functions[fkey], first["line"], rows):
-            return None
-        res = FunctionResult(fkey, incomplete=FunctionResult.cause_of(first["status"]),
+        res = FunctionResult(fkey, incomplete=cause,
                              notes=json.loads(first["notes"]),
                              reused=True, seconds=first["seconds"])
         for name in self.names:

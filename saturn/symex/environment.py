@@ -271,7 +271,8 @@ def reached_through(node: Obj) -> Obj | None:
 # anchor of its own it could be its own next (an empty list's head), and a safe walk that
 # frees its current node would find it again as the saved next one.
 def link_unknown(link: Obj, value) -> None:
-    """Mark the nodes of a fresh unknown `value` written to list link `link`."""
+    """Mark the nodes of a fresh unknown `value` written to `link`, where it is a list link
+    (a pointer: `_list_link`)."""
     if _list_link(link):
         for loc, _ in value.entries:
             if loc is not None and loc.deref_of is None:

@@ -81,8 +81,7 @@ class Evaluator(ExprEval, LvalueEval):
     def fresh_for(self, obj):
         """A fresh unknown value for `obj` (NOTE [unknown-links] where it is a list link)."""
         value = self.fresh_value(obj.type, obj.display)
-        if isinstance(obj.type, T.PtrT):
-            link_unknown(obj, value)
+        link_unknown(obj, value)
         return value
 
     def met(self, st) -> list:
