@@ -1,8 +1,10 @@
 """The inline-expectation convention for tests/c (docs/DESIGN.md "Tests").
 
 `// expect: KIND` on a line: a report of KIND must be issued on that line (several kinds may be
-listed, comma-separated). A report on a line without it fails the test. `// expect-summary: F: TEXT`
-must appear in F's plain-words summary. A file whose first lines say `// saturn-xfail: REASON` is a
+listed, comma-separated). A report on a line without it fails the test. `// expect-also: KIND`:
+a place of a block already reported earlier in the function, shown as a note (`and here: ...`)
+of that report, not as a report of its own. `// expect-summary: F: TEXT` must appear in F's
+plain-words summary. A file whose first lines say `// saturn-xfail: REASON` is a
 known miss and runs as an expected failure.
 """
 from __future__ import annotations
@@ -11,6 +13,7 @@ import os
 import re
 
 _EXPECT = re.compile(r"//\s*expect:\s*([\w.\-, ]+)")
+_ALSO = re.compile(r"//\s*expect-also:\s*([\w.\-, ]+)")
 _SUMMARY = re.compile(r"//\s*expect-summary:\s*([^:]+):\s*(.+?)\s*$")
 _XFAIL = re.compile(r"//\s*saturn-xfail:\s*(.+)")
 
@@ -30,6 +33,21 @@ def sources(program: str) -> list[str]:
     if os.path.isdir(program):
         return sorted(os.path.join(program, n) for n in os.listdir(program) if n.endswith(".c"))
     return [program]
+
+
+def also_expected(program: str) -> set:
+    """The (file, line) places shown as notes of an earlier report (`// expect-also:`)."""
+    out = set()
+    for src in sources(program):
+        with open(src, encoding="utf-8") as fh:
+            out.update((os.path.basename(src), n) for n, line in enumerate(fh, 1)
+                       if _ALSO.search(line))
+    return out
+
+
+def also_shown(reports) -> set:
+    return {(os.path.basename(note.file), note.line) for r in reports for note in r.trace
+            if note.note.startswith("and here: ")}
 
 
 def expectations(program: str):

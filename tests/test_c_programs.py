@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from cprograms import c_programs, expectations, sources
+from cprograms import also_expected, also_shown, c_programs, expectations, sources
 from checkers import registry
 from saturn.cfront.discover import from_paths
 from saturn.app.driver import run_check
@@ -46,6 +46,7 @@ def test_program(case, request):
     got = {(os.path.basename(r.file), r.line, r.kind) for r in result.reports}
     missing, extra = expected - got, got - expected
     assert not missing and not extra, f"missing: {sorted(missing)}; unexpected: {sorted(extra)}"
+    assert also_shown(result.reports) == also_expected(program)
     for fn_name, text in summaries:
         keys = [k for k, f in result.program.functions.items() if f.name == fn_name]
         assert keys, f"no function {fn_name}"

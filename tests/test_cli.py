@@ -293,3 +293,37 @@ def test_whole_program_keeps_never_written_globals(tmp_path):
     assert leaks("--no-whole-program") == ["by_global"]
     assert leaks("--whole-program") == []
     assert leaks() == []   # the default
+
+
+def test_paths_beside_a_compile_database_select_its_entries(tmp_path):
+    """`saturn check -p cc.json src/x.c` checks x.c with its own command's flags, not the
+    whole database, and not x.c a second time without them."""
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "conf.h").write_text("#define SIZE 8\n")
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.c").write_text(
+            "#include <stdlib.h>\n#include \"conf.h\"\n"
+            f"void {name}(void) {{\n  char *p = malloc(SIZE);\n  (void)p;\n}}\n")
+    entries = [{"directory": str(tmp_path), "file": f"{n}.c",
+                "arguments": ["cc", "-Iinc", "-c", f"{n}.c"]} for n in ("a", "b")]
+    (tmp_path / "cc.json").write_text(json.dumps(entries))
+    proc = saturn("check", "--no-db", "--format", "json", "-p", "cc.json", "a.c",
+                  cwd=str(tmp_path))
+    doc = json.loads(proc.stdout)
+    assert proc.returncode == 1, proc.stderr
+    assert [(r["file"], r["kind"]) for r in doc["reports"]] == [("a.c", "memory.leak")]
+    assert doc["stats"]["functions"] == 1 and not doc["stats"].get("skipped")
+
+
+def test_a_use_saturn_only_assumed_says_so(tmp_path):
+    """A freed block handed to a function with no body here is a use Saturn assumes; the
+    report says so. One the C library is known to read is not an assumption."""
+    (tmp_path / "u.c").write_text(
+        "#include <stdlib.h>\n#include <string.h>\nvoid mystery(char *p);\n"
+        "void a(char *p) { free(p); mystery(p); }\n"
+        "void b(char *p, char *q) { free(p); strcpy(q, p); }\n")
+    proc = saturn("check", "--no-db", "--checkers", "free", "--format", "json", "u.c",
+                  cwd=str(tmp_path))
+    messages = {r["line"]: r["message"] for r in json.loads(proc.stdout)["reports"]}
+    assert messages[4].endswith("(no body of 'mystery' here: taken to read what it is given)")
+    assert messages[5] == "'strcpy(q, p)' may be given memory that was freed"

@@ -15,6 +15,7 @@ from __future__ import annotations
 from saturn.plugin.checker import (FALSE, TRUE, Checker, Fact, FiniteState, Kind, block,
                                    set_summary, short_name, summarized)
 from saturn.ir.nodes import ASM_CALL
+from saturn.report.diagnostic import TraceNote
 
 from ..library import SPEC_KEY
 from ..ownership.memory import (ALLOC, CHECKS_ONLY, EXTRA, FREE, FREE_KEY, NON_CAPTURING,
@@ -203,9 +204,12 @@ class FreeChecker(Checker[FreeData]):
         # or write through it (the library's functions do; an unknown one is assumed to).
         if ctx.library_effect(name) == "none" and name not in NON_CAPTURING:
             return None   # an allocator or lock primitive: reads nothing it is given
+        # The report says what it rests on where Saturn only assumed the use.
+        assumed = "" if ctx.library_effect(name) is not None else \
+            f" (no body of '{name}' here: taken to read what it is given)"
         for i, a in enumerate(args):
             self.use(ctx, st, ctx.locations(a), call.coord,
-                     f"'{call.text}' may be given memory that was freed", call.text)
+                     f"'{call.text}' may be given memory that was freed{assumed}", call.text)
         return None
 
     def post_call(self, ctx, call, args, ret, st, token):
@@ -240,32 +244,43 @@ class FreeChecker(Checker[FreeData]):
 
 
 def _report(ctx, checker) -> None:
-    """One report per kind and place, where some path reaches it; a use at a call that also
-    frees the block again is the double free only."""
+    """One report per freed block: at its first place some path reaches (a use at a call that
+    also frees the block again is the double free only); the block's later places are notes
+    of that report, as a person fixing the first would find them gone with it."""
     data = checker.state(ctx)
     by_place: dict = {}
     for kind, coord, lit, root, message, statement in data.found:
         key = (coord.file, coord.line, coord.col, kind)
         by_place.setdefault(key, []).append((lit, root, coord, message, statement))
-    doubles = set()
+    doubles, first = set(), {}
     for key in sorted(by_place, key=lambda k: (k[0], k[1], k[2], k[3] != DOUBLE)):
         file, line, _, kind = key
         if kind == AFTER and (file, line) in doubles:
             continue
         items = by_place[key]
-        lit = ctx.c.OR_all(x[0] for x in items)
-        model = ctx.may(lit, observe=[x[0] for x in items])
-        if model is None:
+        shown = _reached(ctx, [x for x in items if x[1] not in first])
+        if shown is None:
+            again = _reached(ctx, [x for x in items if x[1] in first])
+            if again is not None:
+                first[again[1]].trace.append(TraceNote(file, line, f"and here: {again[3]}"))
             continue
         # The path shown is one block's, with that block's frees only: a call using a dozen
         # blocks freed by earlier calls would list every one of their frees.
-        shown = next(x for x in items if model.value(x[0]))
         events = [(l, cd, t) for r, l, cd, t in data.events if r is shown[1]]
         notes = ctx.witness(shown[0], events=events)
-        _, _, coord, message, statement = items[0]
-        ctx.report(checker.name, kind, coord, message, notes, statement=statement or message)
+        _, _, coord, message, statement = shown
+        first[shown[1]] = ctx.report(checker.name, kind, coord, message, notes,
+                                     statement=statement or message)
         if kind == DOUBLE:
             doubles.add((file, line))
+
+
+def _reached(ctx, items):
+    """The item of a block some path reaches this place with, if any."""
+    if not items:
+        return None
+    model = ctx.may(ctx.c.OR_all(x[0] for x in items), observe=[x[0] for x in items])
+    return None if model is None else next(x for x in items if model.value(x[0]))
 
 
 CHECKER = FreeChecker()

@@ -53,11 +53,24 @@ def prepare(ctx, checker, call, summary, args, st):
     out = {"uses": [(ctx.resolve(steps, args, None, st, memo),
                      _entry_condition(ctx, when, args, st))
                     for steps, when in summary.get("uses", [])],
-           "frees": [(when, _not_its_holder(ctx, steps, args, st, memo),
+           "frees": [(when, _of_its_type(ctx, call, steps,
+                                          _not_its_holder(ctx, steps, args, st, memo)),
                       _entry_condition(ctx, when, args, st))
                      for steps, when in summary.get("frees", [])],
            "returns": summary.get("returns")}
     return out
+
+
+def _of_its_type(ctx, call, steps, hits):
+    """The caller's blocks a parameter's freed block may be: those where a struct of the
+    parameter's type may start (a walk past its list's head hands over the head, inside a
+    struct of another type, as an entry)."""
+    fn = ctx.program.functions.get(call.callee) if call.callee else None
+    if fn is None or len(steps) != 2 or steps[0][0] != "param" or steps[1] != ["deref"] or \
+            steps[0][1] >= len(fn.params) or not isinstance(fn.params[steps[0][1]].type, T.PtrT):
+        return hits
+    target = fn.params[steps[0][1]].type.target
+    return [(o, g) for o, g in hits if ctx.may_start(o, target)]
 
 
 def _not_its_holder(ctx, steps, args, st, memo):

@@ -27,6 +27,7 @@ def summary_lines(name: str, thing: str, summary: dict, failure: str = "null") -
     for i, steps, when, *flags in summary.get("field_alloc", []):
         parts.append(f"new {thing} in {render_steps([['param', i], ['deref']] + steps)}" +
                      (f" if {when}" if when != "always" else "") +
+                     (" and it was null" if "if-null" in flags else "") +
                      (", else as it was" if "grows" in flags else "") +
                      "".join(f", {f}" for f in flags if f.startswith("null if ")))
     if summary.get("fields"):

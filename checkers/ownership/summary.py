@@ -184,7 +184,8 @@ def _field_allocs(ctx, data, rules, g, view) -> list:
     points to that holds new memory at the exit, kept by nothing but that field, and holds
     nothing else (new memory or null) wherever `when` holds: a helper that fills the field on
     success. With a fourth element "grows": elsewhere the field holds what it held on entry (a
-    buffer grown only when too small: NOTE [grown-fields]). A block is one field's: not one
+    buffer grown only when too small: NOTE [grown-fields]), and "if-null" after it where only
+    a field that held null gets new memory. A block is one field's: not one
     held by another field's new block (gdbm's current bucket, also in the cache array), nor a
     second field pointing into it (the cache's current entry), which a caller would take for
     two. A chain's next element, held by the elements after it, stays the field's."""
@@ -231,7 +232,7 @@ def _field_candidates(ctx, data, rules, g, view):
                 when = conditions.find(ctx, g, valid, view, through=i)
                 entry = [i, [["field", obj.step]], when] + _grows(ctx, g, obj, value, other,
                                                                   conditions.lit(ctx, when, view))
-                if entry[-1] == "grows":
+                if "grows" in entry[3:]:
                     entry += _emptied(ctx, g, obj, value, view)
                 if entry[-1] is not None:
                     yield entry, new
@@ -246,7 +247,11 @@ def _grows(ctx, g, obj, value, other, when) -> list:
     initial = ctx.input_value(obj)
     if initial is None:
         return [None]
-    return [None] if ctx.can(g, when, other, -ctx.pointers_equal(value, initial)) else ["grows"]
+    changed = -ctx.pointers_equal(value, initial)
+    if ctx.can(g, when, other, changed):
+        return [None]
+    # Made only where it held null (`if (!c->f) c->f = alloc()`): a block it held stays.
+    return ["grows"] if ctx.can(g, changed, ctx.truth(initial)) else ["grows", "if-null"]
 
 
 def _emptied(ctx, g, obj, value, view) -> list:

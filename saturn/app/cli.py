@@ -8,7 +8,7 @@ import sys
 from .. import __version__
 from . import commands, record
 from checkers import registry
-from ..cfront.discover import from_compile_commands, from_paths
+from ..cfront.discover import from_compile_commands, from_paths, within
 from .preflight import UsageError, numbers, outputs
 from ..report import jsonout, sarif, text
 from ..symex.options import Options
@@ -27,7 +27,8 @@ def _parser() -> argparse.ArgumentParser:
                                    "reports, 1 reports, 2 usage or fatal error (or no file "
                                    "analysed), 3 some files skipped (not analysed).")
     c.add_argument("paths", nargs="*", metavar="PATH",
-                   help="C files, or directories (every *.c below them)")
+                   help="C files, or directories (every *.c below them); with -p, the "
+                        "database's entries at or below them")
     c.add_argument("-p", "--compile-commands", metavar="FILE",
                    help="take files and flags from a compile_commands.json")
     c.add_argument("-I", dest="includes", action="append", default=[], metavar="DIR",
@@ -257,7 +258,10 @@ def _discover(args):
     try:
         if args.compile_commands:
             discovery = from_compile_commands(args.compile_commands, _flags(args), args.exclude)
-            extra = from_paths(args.paths, _flags(args), args.exclude) if args.paths else None
+            lacking = []
+            if args.paths:
+                discovery, lacking = within(discovery, args.paths)
+            extra = from_paths(lacking, _flags(args), args.exclude) if lacking else None
             if extra:
                 discovery.files += extra.files
                 discovery.notes += extra.notes

@@ -146,3 +146,16 @@ def _relative(path: str, root: str) -> str:
         return path
     full = os.path.abspath(path)
     return os.path.relpath(full, root) if full.startswith(root + os.sep) else full
+
+
+def within(found: Discovery, paths: list[str]) -> tuple[Discovery, list[str]]:
+    """A compile database's entries at or below the paths given beside it (as `clang-tidy -p`
+    takes them), each with its own command; a given file the database lacks is checked with
+    the command line's flags: the paths no entry is under come back too."""
+    roots = [os.path.abspath(p) for p in paths]
+    kept = [f for f in found.files
+            if any(f.path == r or f.path.startswith(r.rstrip(os.sep) + os.sep) for r in roots)]
+    known = {f.path for f in kept}
+    lacking = [p for p, r in zip(paths, roots)
+               if not any(k == r or k.startswith(r.rstrip(os.sep) + os.sep) for k in known)]
+    return Discovery(kept, found.notes, found.missing), lacking

@@ -135,6 +135,41 @@ def view(obj: Obj, ctype) -> Obj:
     return got
 
 
+def may_start(obj: Obj, ctype) -> bool:
+    """Whether an object of struct type `ctype` may start where `obj` does: the outermost
+    input object there starts with one (nested first members), or may be the first member of
+    one.
+    A list's head inside a struct of another type is no entry of the list: a walk that passes
+    its anchor takes `container_of(&st->queue)` as an entry, which cannot start at `st`."""
+    if not isinstance(ctype, T.StructT) or ctype.union or not ctype.complete:
+        return True
+    outer = obj.addr.root
+    if outer.origin not in ("env", "fresh") or outer.container_of is not None or \
+            outer.derived_from is not None:
+        return True
+    inside, starts = _starting_types(outer.type), _starting_types(ctype)
+    if inside is None or starts is None:
+        return True   # a union, or no struct: memory of any type
+    return ctype.key() in inside or (outer.parent is None and outer.type.key() in starts)
+
+
+def _starting_types(t) -> set | None:
+    """The keys of `t` and of the members each first member starts with; None where a union
+    or a type of no struct is among them."""
+    keys = set()
+    for _ in range(8):
+        if isinstance(t, T.ArrT):
+            t = t.elem
+            continue
+        if not isinstance(t, T.StructT) or t.union:
+            return None if not keys else keys
+        keys.add(t.key())
+        if not t.fields:
+            return keys
+        t = t.fields[0][1]
+    return keys
+
+
 def _first_member_of(obj: Obj, ctype) -> Obj | None:
     """The struct of type `ctype` whose first member (at offset 0, nested or not) is obj: a
     `struct list_head *` cast to the entry it starts (`list` the entry's first field). Its

@@ -61,13 +61,30 @@ def default_call(ev, call: N.Call, args: list, st) -> None:
     # A callee whose summary has too many changes to list (ev.unlisted) changed what this
     # function only read, too: a callee's summary read `d->err` to free it, and gdbm_store
     # refills it, so the next call must not find the freed block there again.
-    met = ev.met(st) if call.callee in ev.unlisted else list(st.memory)
+    # It changed what its arguments reach through their pointers too: the vector it shifts
+    # down, behind the struct it was given (`remove_map(mpp, vecs->mpvec)` two calls down).
+    unlisted = call.callee in ev.unlisted
+    met = ev.met(st) if unlisted else list(st.memory)
     for obj in met:   # NOTE [forgotten-values]: a function we know nothing of
         root = obj.root
         if obj in ev.pinned:
             continue   # NOTE [lock-paths]
-        if root in roots or _visible_global(ev, root, callee_file):
+        if root in roots or _visible_global(ev, root, callee_file) or \
+                unlisted and _reached_from(root, roots):
             ev.forget(obj, st)
+
+
+def _reached_from(root, roots) -> bool:
+    """Whether `root` was reached from one of `roots` through the pointers read to find it."""
+    cur = root
+    for _ in range(16):
+        ptr = cur.deref_of
+        if ptr is None:
+            return False
+        cur = ptr.root
+        if cur in roots:
+            return True
+    return False
 
 
 def _destination(written, effect) -> list:

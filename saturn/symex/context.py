@@ -7,7 +7,7 @@ from ..ir import types as T
 from ..logic.circuit import FALSE, TRUE
 from ..memory import gls
 from ..memory.gls import GLS, make as make_gls
-from ..memory.locations import child
+from ..memory.locations import child, may_start
 from ..report.diagnostic import Report, TraceNote
 from . import interface
 from .lazy import Mux, force, same
@@ -65,6 +65,10 @@ class FunctionContext:
     def new_object(self, label: str, origin: str = "heap"):
         """A fresh memory block (what an allocation returns)."""
         return self.env.fresh_object(None, label, label, origin)
+
+    def may_start(self, obj, ctype) -> bool:
+        """Whether an object of `ctype` may start at obj's address (locations.may_start)."""
+        return may_start(obj, ctype)
 
     def view(self, obj, ctype):
         """The object of type `ctype` at obj's address (§2.2.4.2)."""

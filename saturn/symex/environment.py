@@ -1,6 +1,8 @@
 """The lazily built initial environment (§2.3.2, DefVal): inputs appear when first read."""
 from __future__ import annotations
 
+import os
+
 from ..bitvec.vec import BitVec, const, fresh
 from ..ir import nodes as N
 from ..ir import types as T
@@ -90,8 +92,9 @@ class Environment:
         the other way."""
         y, step = obj.parent, obj.step
         if y is head:
-            chain = self.chains.setdefault((head.uid, _BACK[step]), [head])
-            choices = [(z, self._closes(head, z, _BACK[step])) for z in chain]
+            back = _opposite_step(obj)
+            chain = self.chains.setdefault((head.uid, back), [head])
+            choices = [(z, self._closes(head, z, back)) for z in chain]
         else:
             choices = [(head, self._closes(head, y, step))]
         value = self.default(obj.type, obj, choices=choices)
@@ -219,24 +222,59 @@ class Environment:
 # (struct list_head and its kind; circular only when they are its only fields, as in
 # list_head: a node with a payload may end in null), only for the function's inputs and the
 # nodes unknown calls return (a list that exists; not a new block's garbage), only for initial
-# values: what was written stays written.
-_BACK = {"prev": "next", "next": "prev"}
+# values: what was written stays written. The two links are known by their names less what
+# they share (`ln_next` and `ln_prev`, `fwd` and `bwd`): projects name them their own way.
+_WORDS = {"next": "prev", "prev": "next", "previous": "next", "fwd": "bwd", "bwd": "fwd",
+          "forw": "back", "back": "forw", "flink": "blink", "blink": "flink",
+          "succ": "pred", "pred": "succ"}
+_LINKS: dict = {}
 
 
-def _list_link(obj: Obj) -> bool:
-    """obj is the `next` or `prev` field of an input node of a list type (or of one an unknown
-    call returned)."""
+def list_links(t) -> dict:
+    """{link field: its opposite} of a struct with one forward and one backward link to
+    itself, else {}."""
+    if not isinstance(t, T.StructT):
+        return {}
+    got = _LINKS.get(t.key())
+    if got is None or not t.complete:
+        own = [name for name, ft in t.fields if T.points_to(ft, t)]
+        got = next(({a: b, b: a} for a in own for b in own if a < b and _opposite(a, b)), {})
+        if t.complete:
+            _LINKS[t.key()] = got
+    return got
+
+
+def _opposite(a: str, b: str) -> bool:
+    """`ln_next` and `ln_prev`: the words left when their common start and end go."""
+    a, b = a.lower(), b.lower()
+    start = len(os.path.commonprefix([a, b]))
+    end = len(os.path.commonprefix([a[start:][::-1], b[start:][::-1]]))
+    wa, wb = a[start:len(a) - end], b[start:len(b) - end]
+    if _WORDS.get(wa) == wb:
+        return True
+    # `next` and `prev` share nothing, but `fwd`/`bwd` share their end: put it back.
+    tail = a[len(a) - end:]
+    return end > 0 and _WORDS.get(wa + tail) == wb + tail
+
+
+def _opposite_step(obj: Obj) -> str | None:
+    return list_links(obj.parent.type).get(obj.step) if obj.parent is not None else None
+
+
+def is_list_link(obj: Obj) -> bool:
+    """obj is the forward or backward link of an input node of a list type (or of one an
+    unknown call returned)."""
     node = obj.parent
-    return node is not None and obj.step in _BACK and T.points_to(obj.type, node.type) and \
+    return node is not None and _opposite_step(obj) is not None and \
         node.root.origin in ("env", "fresh")
 
 
 def back_link(obj: Obj) -> Obj | None:
     """x when obj is the `prev` field of the node x.next points to (or `next` of *x.prev)."""
-    if not _list_link(obj):
+    if not is_list_link(obj):
         return None
     link = reached_through(obj.parent)
-    if link is None or link.step != _BACK[obj.step] or not _list_link(link):
+    if link is None or link.step != _opposite_step(obj) or not is_list_link(link):
         return None
     return link.parent
 
@@ -244,16 +282,16 @@ def back_link(obj: Obj) -> Obj | None:
 def _pure_link(t) -> bool:
     """A struct of only the two links (the kernel's list_head): lists of those are circular,
     while a node with a payload of its own may end in null."""
-    return isinstance(t, T.StructT) and sorted(name for name, _ in t.fields) == ["next", "prev"]
+    return isinstance(t, T.StructT) and len(t.fields) == 2 and len(list_links(t)) == 2
 
 
 def list_anchor(obj: Obj) -> Obj | None:
     """The node a walk that followed links to obj's node started from (NOTE
     [list-back-links]), when obj is a list link."""
-    if not _list_link(obj) or not _pure_link(obj.parent.type):
+    if not is_list_link(obj) or not _pure_link(obj.parent.type):
         return None
     node = obj.parent
-    while (link := reached_through(node)) is not None and _list_link(link):
+    while (link := reached_through(node)) is not None and is_list_link(link):
         node = link.parent
     return node
 
@@ -272,8 +310,8 @@ def reached_through(node: Obj) -> Obj | None:
 # frees its current node would find it again as the saved next one.
 def link_unknown(link: Obj, value) -> None:
     """Mark the nodes of a fresh unknown `value` written to `link`, where it is a list link
-    (a pointer: `_list_link`)."""
-    if _list_link(link):
+    (a pointer: `is_list_link`)."""
+    if is_list_link(link):
         for loc, _ in value.entries:
             if loc is not None and loc.deref_of is None:
                 loc.linked_from = link

@@ -192,3 +192,23 @@ def test_a_long_chain_of_unread_joins_is_forced_before_it_nests_too_deep():
         value = merge(ev, _join(c, guards, [value, c.new_var()])).memory["x"]
         assert type(value) is Mux and value.depth <= MAX_MUX_DEPTH
     assert force(ev, value) > 0
+
+
+def test_list_links_are_known_by_their_words_not_their_spelling():
+    from saturn.symex.environment import list_links
+
+    def node(tag, *names, extra=()):
+        t = T.StructT(tag)
+        t.complete_with([(n, T.PtrT(t)) for n in names] + list(extra))
+        return t
+
+    assert list_links(node("l1", "ln_next", "ln_prev")) == {"ln_next": "ln_prev",
+                                                            "ln_prev": "ln_next"}
+    assert list_links(node("l2", "fwd", "bwd")) == {"fwd": "bwd", "bwd": "fwd"}
+    assert list_links(node("l3", "next_entry", "prev_entry", extra=[("id", T.INT)]))
+    assert list_links(node("l4", "flink", "blink"))
+    assert list_links(node("t1", "left", "right")) == {}       # a tree, not a list
+    assert list_links(node("t2", "next", "child")) == {}
+    t = T.StructT("l5")
+    t.complete_with([("next", T.PtrT(T.INT)), ("prev", T.PtrT(t))])
+    assert list_links(t) == {}                                 # both must point to the node

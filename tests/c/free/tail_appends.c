@@ -58,8 +58,8 @@ int bad_build(struct bridge *b) {
     free(r);
     for (struct link *p = b->resources.next, *n = p->next;   // expect: memory.use-after-free
          p != &b->resources; p = n, n = p->next) {   // expect: memory.use-after-free
-        unlink_node(p);   // expect: memory.use-after-free
-        free(entry_of(p, struct resource, list));   // expect: memory.double-free
+        unlink_node(p);   // expect-also: memory.use-after-free
+        free(entry_of(p, struct resource, list));   // expect-also: memory.double-free
     }
     return 0;
 }
