@@ -50,7 +50,8 @@ def result_lines(engine: dict) -> list[str]:
     sign = engine.get("sign")
     if sign:
         parts.append("never positive (0 or -errno)" if sign == "nonpositive" else
-                     "never negative")
+                     "never negative" if sign == "nonnegative" else
+                     f"never negative where {sign[len('nonnegative if '):]}")
     return ["result: " + "; ".join(parts)] if parts else []
 
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 from saturn.ir import nodes as N
 from saturn.report.paths import render_steps
 
-_WHEN = {"ret==0": "ret == 0", "ret!=0": "ret != 0", "ret<0": "ret < 0", "ret>=0": "ret >= 0"}
+_WHEN = {"ret==0": "ret == 0", "ret!=0": "ret != 0", "ret<0": "ret < 0", "ret>=0": "ret >= 0",
+         "ret==1": "ret == 1"}
 
 
 def _when(when) -> str:

@@ -59,7 +59,7 @@ def held_by(ctx, checker, st, locations, depth: int = POINTER_HOPS):
     local struct: `pinfo.kernel = &pcb; pcb.private_data = rec;`), and the descriptors their
     integer fields hold."""
     roots = {obj.root for obj, _ in locations}
-    slots = list(ctx.pointer_slots(st))
+    slots = ctx.pointer_slots(st, read=True)   # the links the function only followed, too
     out = []
     for _ in range(depth):
         found = [loc for obj, value in slots if obj.root in roots

@@ -3,7 +3,7 @@
 A condition is a conjunction of atoms joined by " and ", or "always". Each atom is a fact the
 caller can see after the call, implied wherever the function hands the block out:
 
-- the result: "ret==0", "ret>=0", "ret!=0" (for a pointer result, "ret!=0" is non-null: a
+- the result: "ret==0", "ret==1", "ret>=0", "ret!=0" (for a pointer result, "ret!=0" is non-null: a
   reader that returns NULL having allocated nothing, `if (!read_string(p, &v)) return;`);
 - an integer parameter: "param3!=0" (a setter that copies only when given some bytes:
   `set_params(attr, NULL, 0)` allocates nothing), or a pointer parameter, not null (an
@@ -22,10 +22,10 @@ import re
 from saturn.plugin.checker import equals_const, result_lit
 from saturn.ir import types as T
 
-RESULT_ATOMS = ("ret==0", "ret>=0", "ret!=0")   # the strongest first
+RESULT_ATOMS = ("ret==0", "ret==1", "ret>=0", "ret!=0")   # the strongest first
 POINTER_RESULT_ATOMS = ("ret==0", "ret!=0")
 MAX_CANDIDATES = 8     # integer parameters and out-integers tried per condition
-_ATOM = re.compile(r"^(?:\(\*param(\d+)\)\.(\w+)|\*param(\d+)|param(\d+)|ret)(==0|!=0|>=0)$")
+_ATOM = re.compile(r"^(?:\(\*param(\d+)\)\.(\w+)|\*param(\d+)|param(\d+)|ret)(==0|!=0|>=0|==1)$")
 
 
 class ExitView:
@@ -108,8 +108,8 @@ def _result_atoms(ctx, g, valid, view) -> list[str]:
     conds = []
     for atom in POINTER_RESULT_ATOMS if pointer else RESULT_ATOMS:
         if not ctx.can(g, valid, -lit(ctx, atom, view)):
-            conds.append(atom)   # "ret>=0 and ret!=0": libyaml's 1 for success
-            if atom == "ret==0":
+            conds.append(atom)   # "ret>=0 and ret!=0": success as 1 or a positive count
+            if atom in ("ret==0", "ret==1"):
                 break
     return conds
 

@@ -150,9 +150,8 @@ def _out_allocs(ctx, checker, data, rules, g, view) -> list:
             value = ctx.stored(exit_state, slot)
             new = _descriptors_in(ctx, data, value) if descriptor else \
                 [(loc, gl) for loc, gl in ctx.locations(value) if loc.root in data.new_locs]
-            route = frozenset({("param", p.index)})
-            if new and all(not ctx.can(g, gl, rules.escaped(loc.root, route)) for loc, gl in new):
-                valid = ctx.c.OR_all(ctx.c.AND(gl, data.new_locs[loc.root][0]) for loc, gl in new)
+            valid = _handed(ctx, data, rules, g, new, frozenset({("param", p.index)}))
+            if valid is not None:
                 if descriptor and not ctx.can(g, valid):
                     continue   # `*can_write = 1` equals a descriptor only where it is stdout
                 # `if (!*p) *p = alloc();`: only when *p was null on entry (a loop may call it
@@ -169,6 +168,19 @@ def _out_allocs(ctx, checker, data, rules, g, view) -> list:
                            (["exactly"] if exactly else []))
                 break
     return out
+
+
+def _handed(ctx, data, rules, g, new, route):
+    """Where a slot hands its new blocks `new` to the caller: where they are there and not
+    freed or kept by a callee (a reader that frees its buffer where the read fails, leaving
+    `*buf` dangling, still hands it out where it succeeds); None where a block may escape by
+    another route while still there, or is never handed out."""
+    if not new or any(ctx.can(g, gl, rules.escaped(loc.root, route), -rules.released(loc.root))
+                      for loc, gl in new):
+        return None
+    valid = ctx.c.OR_all(ctx.c.AND_all([gl, data.new_locs[loc.root][0], -rules.released(loc.root)])
+                         for loc, gl in new)
+    return valid if ctx.can(g, valid) else None
 
 
 def _left_as_it_was(ctx, g, slot, held, value) -> bool:
@@ -226,9 +238,8 @@ def _field_candidates(ctx, data, rules, g, view):
             held = ctx.locations(value)
             new = [(loc, gl) for loc, gl in held if loc.root in data.new_locs]
             other = ctx.c.OR_all(gl for loc, gl in held if loc.root not in data.new_locs)
-            route = frozenset({("param", i)})
-            if new and all(not ctx.can(g, gl, rules.escaped(loc.root, route)) for loc, gl in new):
-                valid = ctx.c.OR_all(ctx.c.AND(gl, data.new_locs[loc.root][0]) for loc, gl in new)
+            valid = _handed(ctx, data, rules, g, new, frozenset({("param", i)}))
+            if valid is not None:
                 when = conditions.find(ctx, g, valid, view, through=i)
                 entry = [i, [["field", obj.step]], when] + _grows(ctx, g, obj, value, other,
                                                                   conditions.lit(ctx, when, view))

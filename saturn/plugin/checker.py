@@ -254,10 +254,12 @@ def library_spellings(names) -> frozenset:
 def result_lit(ctx, when: str, ret) -> int:
     """The literal of a condition on a function's result, integer or pointer: "ret==0",
     "ret!=0" (for a pointer: null, non-null), "ret<0", "ret>=0" (true of a pointer or an
-    unsigned result)."""
+    unsigned result), "ret==1"."""
     if when in ("ret<0", "ret>=0"):
         neg = ret.bits[-1] if getattr(ret, "signed", False) else FALSE
         return neg if when == "ret<0" else -neg
+    if when == "ret==1":   # an enum's second value, or a boolean's true, for success
+        return equals_const(ctx.c, ret, 1)
     nonzero = ctx.truth(ret)
     return nonzero if when == "ret!=0" else -nonzero
 

@@ -260,8 +260,14 @@ def constrain_result(ev, call: N.Call, args: list, st) -> None:
         lit = c.AND(lit, c.OR(-value.null_guard(), -ev.truth(size)))
     if sign and hasattr(value, "bits"):
         neg = value.bits[-1]
-        lit = c.AND(lit, -neg if sign == "nonnegative" else
-                    c.OR(neg, c.AND_all([-b for b in value.bits])))
+        if sign.startswith("nonnegative if param"):
+            k = int(sign[len("nonnegative if param"):].split()[0])
+            given = force(ev, args[k]) if k < len(args) else None
+            if hasattr(given, "bits"):
+                lit = c.AND(lit, c.OR(-neg, c.OR_all(given.bits)))
+        else:
+            lit = c.AND(lit, -neg if sign == "nonnegative" else
+                        c.OR(neg, c.AND_all([-b for b in value.bits])))
     st.guard = st.guard & ev.guards.of_lit(lit)
 
 

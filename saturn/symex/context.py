@@ -151,11 +151,16 @@ class FunctionContext:
         the interface path of the parameter it names, or its text (saturn/ir/annotations.py)."""
         return self.program.attributes.get(callee, ()) if callee else ()
 
-    def pointer_slots(self, state):
+    def pointer_slots(self, state, read: bool = False):
         """Every pointer-valued object in a state, with its value — which may be lazy still
-        (NOTE [lazy-values]): `locations` and `force` read it."""
-        return [(obj, v) for obj, v in state.memory.items()
-                if isinstance(v, GLS) or (type(v) is Mux and v.pointer)]
+        (NOTE [lazy-values]): `locations` and `force` read it. `read`: with the inputs only
+        read so far, at their entry values (the links a walk followed to reach a block)."""
+        out = [(obj, v) for obj, v in state.memory.items()
+               if isinstance(v, GLS) or (type(v) is Mux and v.pointer)]
+        if read:
+            out += [(obj, v) for obj, v in self.env.initial_values.items()
+                    if obj not in state.memory and isinstance(v, GLS)]
+        return out
 
     def int_slots(self, state):
         """Every integer-valued object in a state, with its value (which may be lazy still)."""

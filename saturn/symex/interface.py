@@ -178,7 +178,7 @@ def _one_target(value):
 
 def return_sign(ctx, exit_state):
     """"nonpositive" when a signed integer result is never > 0 (0 or -errno, the kernel's
-    convention), "nonnegative" when never < 0; None otherwise. Callers that test `err < 0`
+    convention), "nonnegative" when never < 0, "nonnegative if param<i> == 0"; None otherwise. Callers that test `err < 0`
     after a call whose summary only tells `ret != 0` apart need it (calls.constrain_result)."""
     rv = ctx.fn.rv
     if exit_state is None or rv is None or not isinstance(rv.type, T.IntT) or \
@@ -193,6 +193,19 @@ def return_sign(ctx, exit_state):
         return "nonnegative"
     if not ctx.can(g, -neg, c.OR_all(value.bits[:-1])):
         return "nonpositive"
+    return _negative_only_if(ctx, g, neg)
+
+
+def _negative_only_if(ctx, g, neg):
+    """"nonnegative if param<i> == 0" when only a non-zero integer parameter lets the result
+    be negative (`tube_read_msg(t, &m, &n, nonblock)`: -1 would block, and only where asked
+    not to): a caller passing 0 tests `while (read_msg(...))` on a result that is never -1."""
+    ints = [p for p in ctx.fn.params if isinstance(p.type, T.IntT)][:4]
+    for p in ints:
+        value = ctx.param_value(p)
+        if hasattr(value, "bits") and \
+                not ctx.can(g, neg, ctx.c.AND_all([-b for b in value.bits])):
+            return f"nonnegative if param{p.index} == 0"
     return None
 
 

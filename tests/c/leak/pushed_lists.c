@@ -7,7 +7,7 @@
 
 struct port { int fd; struct port *next; };
 
-int push(struct port **list, int fd) {  // expect-summary: push: escapees: **param0 if ret>=0 and ret!=0
+int push(struct port **list, int fd) {  // expect-summary: push: escapees: **param0 if ret==1
     struct port *n = malloc(sizeof *n);
     if (!n)
         return 0;

@@ -48,7 +48,7 @@ static int process(int bad, char **out) {
     *out = v;
     return 1;
 }
-// expect-summary: process: leak: not an allocator; new memory through *param1 exactly when ret>=0 and ret!=0
+// expect-summary: process: leak: not an allocator; new memory through *param1 exactly when ret==1
 
 int ok_on_failure(int bad) {
     char *v = NULL;
