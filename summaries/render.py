@@ -51,7 +51,7 @@ def result_lines(engine: dict) -> list[str]:
     if sign:
         parts.append("never positive (0 or -errno)" if sign == "nonpositive" else
                      "never negative" if sign == "nonnegative" else
-                     f"never negative where {sign[len('nonnegative if '):]}")
+                     f"never negative where param{sign[1]} == 0")
     return ["result: " + "; ".join(parts)] if parts else []
 
 

@@ -36,18 +36,23 @@ def sources(program: str) -> list[str]:
 
 
 def also_expected(program: str) -> set:
-    """The (file, line) places shown as notes of an earlier report (`// expect-also:`)."""
+    """The (file, line, kind) places shown as notes of an earlier report (`// expect-also:`)."""
     out = set()
     for src in sources(program):
         with open(src, encoding="utf-8") as fh:
-            out.update((os.path.basename(src), n) for n, line in enumerate(fh, 1)
-                       if _ALSO.search(line))
+            for n, line in enumerate(fh, 1):
+                m = _ALSO.search(line)
+                if m:
+                    out.update((os.path.basename(src), n, k.strip())
+                               for k in m.group(1).split(",") if k.strip())
     return out
 
 
 def also_shown(reports) -> set:
-    return {(os.path.basename(note.file), note.line) for r in reports for note in r.trace
-            if note.note.startswith("and here: ")}
+    """The (file, line, kind) of the `and here: ...` notes, the kind told by the words."""
+    return {(os.path.basename(note.file), note.line,
+             "memory.double-free" if "already freed" in note.note else "memory.use-after-free")
+            for r in reports for note in r.trace if note.note.startswith("and here: ")}
 
 
 def expectations(program: str):

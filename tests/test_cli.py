@@ -327,3 +327,46 @@ def test_a_use_saturn_only_assumed_says_so(tmp_path):
     messages = {r["line"]: r["message"] for r in json.loads(proc.stdout)["reports"]}
     assert messages[4].endswith("(no body of 'mystery' here: taken to read what it is given)")
     assert messages[5] == "'strcpy(q, p)' may be given memory that was freed"
+
+
+def test_paths_beside_a_database_match_through_links_and_relative_directories(tmp_path):
+    """The entries a path selects are found whether the database names the tree through a
+    symbolic link, names its directory relative to itself, or the path ends in a slash; a path
+    no entry is under is checked with the command line's flags, and a note says so."""
+    real = tmp_path / "real"
+    (real / "src" / "inc").mkdir(parents=True)
+    (real / "src" / "inc" / "conf.h").write_text("#define SIZE 8\n")
+    (real / "src" / "a.c").write_text(
+        "#include <stdlib.h>\n#include \"conf.h\"\n"
+        "void a(void) {\n  char *p = malloc(SIZE);\n  (void)p;\n}\n")
+    (real / "extra.c").write_text("#include <stdlib.h>\nvoid e(void) { (void)malloc(4); }\n")
+    (tmp_path / "link").symlink_to(real)
+    entries = [{"directory": ".", "file": "src/a.c", "arguments": ["cc", "-Isrc/inc", "-c",
+                                                                   "src/a.c"]}]
+    (real / "cc.json").write_text(json.dumps(entries))
+    for given in ("src/a.c", "src/", "src"):
+        proc = saturn("check", "--no-db", "--format", "json", "-p", "cc.json", given,
+                      cwd=str(tmp_path / "link"))
+        doc = json.loads(proc.stdout)
+        assert [r["file"] for r in doc["reports"]] == ["src/a.c"], (given, proc.stderr)
+    proc = saturn("check", "--no-db", "--format", "json", "-p", "cc.json", "src", "extra.c",
+                  cwd=str(real))
+    assert sorted(r["file"] for r in json.loads(proc.stdout)["reports"]) == ["extra.c", "src/a.c"]
+    assert "extra.c: note: not in the compile database" in proc.stderr
+
+
+def test_an_assumed_use_names_what_it_rests_on(tmp_path):
+    """A call through a pointer Saturn cannot follow, and a call back into a cycle, have no
+    summary to say what they read: the reports say that is what they rest on."""
+    (tmp_path / "e.c").write_text(
+        "#include <stdlib.h>\nstruct ops { void (*cb)(char *); };\n"
+        "void through(struct ops *o, char *p) { free(p); o->cb(p); }\n"
+        "void rec(char *p, int n);\n"
+        "void back(char *p, int n) { free(p); rec(p, n); }\n"
+        "void rec(char *p, int n) { if (n) back(p, n - 1); }\n")
+    proc = saturn("check", "--no-db", "--checkers", "free", "--format", "json", "e.c",
+                  cwd=str(tmp_path))
+    messages = {r["line"]: r["message"] for r in json.loads(proc.stdout)["reports"]}
+    assert "(a call through a pointer to no known function: taken to read" in messages[3]
+    assert "('rec' has no summary, being in a cycle with this function or incomplete:" \
+        in messages[5]

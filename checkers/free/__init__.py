@@ -204,9 +204,7 @@ class FreeChecker(Checker[FreeData]):
         # or write through it (the library's functions do; an unknown one is assumed to).
         if ctx.library_effect(name) == "none" and name not in NON_CAPTURING:
             return None   # an allocator or lock primitive: reads nothing it is given
-        # The report says what it rests on where Saturn only assumed the use.
-        assumed = "" if ctx.library_effect(name) is not None else \
-            f" (no body of '{name}' here: taken to read what it is given)"
+        assumed = "" if ctx.library_effect(name) is not None else _assumed(ctx, call, name)
         for i, a in enumerate(args):
             self.use(ctx, st, ctx.locations(a), call.coord,
                      f"'{call.text}' may be given memory that was freed{assumed}", call.text)
@@ -243,6 +241,17 @@ class FreeChecker(Checker[FreeData]):
         return ["destructor"] if summary.get("frees") else []
 
 
+def _assumed(ctx, call, name) -> str:
+    """What a use that Saturn only assumed rests on, for the report to say."""
+    if call.callee is None:
+        why = "a call through a pointer to no known function"
+    elif ctx.has_body(call.callee):
+        why = f"'{name}' has no summary, being in a cycle with this function or incomplete"
+    else:
+        why = f"no body of '{name}' here"
+    return f" ({why}: taken to read what it is given)"
+
+
 def _report(ctx, checker) -> None:
     """One report per freed block: at its first place some path reaches (a use at a call that
     also frees the block again is the double free only); the block's later places are notes
@@ -258,21 +267,30 @@ def _report(ctx, checker) -> None:
         if kind == AFTER and (file, line) in doubles:
             continue
         items = by_place[key]
+        noted = _note_again(ctx, first, items, file, line)
         shown = _reached(ctx, [x for x in items if x[1] not in first])
-        if shown is None:
-            again = _reached(ctx, [x for x in items if x[1] in first])
-            if again is not None:
-                first[again[1]].trace.append(TraceNote(file, line, f"and here: {again[3]}"))
-            continue
-        # The path shown is one block's, with that block's frees only: a call using a dozen
-        # blocks freed by earlier calls would list every one of their frees.
-        events = [(l, cd, t) for r, l, cd, t in data.events if r is shown[1]]
-        notes = ctx.witness(shown[0], events=events)
-        _, _, coord, message, statement = shown
-        first[shown[1]] = ctx.report(checker.name, kind, coord, message, notes,
-                                     statement=statement or message)
-        if kind == DOUBLE:
+        if shown is not None:
+            # The path shown is one block's, with that block's frees only: a call using a
+            # dozen blocks freed by earlier calls would list every one of their frees.
+            events = [(l, cd, t) for r, l, cd, t in data.events if r is shown[1]]
+            notes = ctx.witness(shown[0], events=events)
+            _, _, coord, message, statement = shown
+            first[shown[1]] = ctx.report(checker.name, kind, coord, message, notes,
+                                         statement=statement or message)
+        if kind == DOUBLE and (noted or shown is not None):
             doubles.add((file, line))
+
+
+def _note_again(ctx, first, items, file, line) -> bool:
+    """A note `and here: ...` on the report of each block already reported that a path
+    brings here; whether there was one."""
+    noted = False
+    for root in dict.fromkeys(x[1] for x in items if x[1] in first):
+        again = _reached(ctx, [x for x in items if x[1] is root])
+        if again is not None:
+            first[root].trace.append(TraceNote(file, line, f"and here: {again[3]}"))
+            noted = True
+    return noted
 
 
 def _reached(ctx, items):

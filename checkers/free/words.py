@@ -8,8 +8,7 @@ from __future__ import annotations
 from saturn.ir import nodes as N
 from saturn.report.paths import render_steps
 
-_WHEN = {"ret==0": "ret == 0", "ret!=0": "ret != 0", "ret<0": "ret < 0", "ret>=0": "ret >= 0",
-         "ret==1": "ret == 1"}
+_WHEN = {"ret==0": "ret == 0", "ret!=0": "ret != 0", "ret<0": "ret < 0", "ret>=0": "ret >= 0"}
 
 
 def _when(when) -> str:

@@ -151,9 +151,7 @@ def _out_allocs(ctx, checker, data, rules, g, view) -> list:
             new = _descriptors_in(ctx, data, value) if descriptor else \
                 [(loc, gl) for loc, gl in ctx.locations(value) if loc.root in data.new_locs]
             valid = _handed(ctx, data, rules, g, new, frozenset({("param", p.index)}))
-            if valid is not None:
-                if descriptor and not ctx.can(g, valid):
-                    continue   # `*can_write = 1` equals a descriptor only where it is stdout
+            if valid is not None:   # (`*can_write = 1` is a descriptor only where it is 1)
                 # `if (!*p) *p = alloc();`: only when *p was null on entry (a loop may call it
                 # again with the block it got the first time).
                 held = ctx.input_value(slot)
@@ -251,8 +249,8 @@ def _field_candidates(ctx, data, rules, g, view):
 
 def _grows(ctx, g, obj, value, other, when) -> list:
     """[] when the field holds only new memory (or null) wherever `when` holds; ["grows"] when
-    it holds what it held on entry where not; [None] (no entry) when it may hold anything
-    else."""
+    it holds what it held on entry where not, ["grows", "if-null"] when it gets new memory
+    only where it held null; [None] (no entry) when it may hold anything else."""
     if not ctx.can(g, when, other):
         return []
     initial = ctx.input_value(obj)

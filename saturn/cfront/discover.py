@@ -107,7 +107,9 @@ def from_compile_commands(db_path: str, extra: tuple[str, ...], excludes: list[s
         raise ValueError(f"{db_path}: error: expected a JSON list of compile commands")
     seen: set[str] = set()
     for entry in entries:
-        directory = entry.get("directory", os.path.dirname(os.path.abspath(db_path)))
+        # A relative directory is the database's own folder's (clang's tools take it so).
+        directory = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(db_path)),
+                                                  entry.get("directory", ".")))
         path = os.path.normpath(os.path.join(directory, entry["file"]))
         suffix = os.path.splitext(path)[1]
         if suffix in SKIPPED_SUFFIXES:
@@ -150,12 +152,16 @@ def _relative(path: str, root: str) -> str:
 
 def within(found: Discovery, paths: list[str]) -> tuple[Discovery, list[str]]:
     """A compile database's entries at or below the paths given beside it (as `clang-tidy -p`
-    takes them), each with its own command; a given file the database lacks is checked with
-    the command line's flags: the paths no entry is under come back too."""
-    roots = [os.path.abspath(p) for p in paths]
-    kept = [f for f in found.files
-            if any(f.path == r or f.path.startswith(r.rstrip(os.sep) + os.sep) for r in roots)]
-    known = {f.path for f in kept}
-    lacking = [p for p, r in zip(paths, roots)
-               if not any(k == r or k.startswith(r.rstrip(os.sep) + os.sep) for k in known)]
-    return Discovery(kept, found.notes, found.missing), lacking
+    takes them), each with its own command; the paths no entry is under come back too, to be
+    checked with the command line's flags, each with a note saying so."""
+    roots = [os.path.realpath(p) for p in paths]
+    kept = [f for f in found.files if any(_under(os.path.realpath(f.path), r) for r in roots)]
+    known = [os.path.realpath(f.path) for f in kept]
+    lacking = [p for p, r in zip(paths, roots) if not any(_under(k, r) for k in known)]
+    notes = found.notes + [f"{p}: note: not in the compile database, checked with the "
+                           f"command line's flags" for p in lacking]
+    return Discovery(kept, notes, found.missing), lacking
+
+
+def _under(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)

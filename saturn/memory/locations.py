@@ -136,12 +136,14 @@ def view(obj: Obj, ctype) -> Obj:
 
 
 def may_start(obj: Obj, ctype) -> bool:
-    """Whether an object of struct type `ctype` may start where `obj` does: the outermost
-    input object there starts with one (nested first members), or may be the first member of
-    one.
-    A list's head inside a struct of another type is no entry of the list: a walk that passes
-    its anchor takes `container_of(&st->queue)` as an entry, which cannot start at `st`."""
-    if not isinstance(ctype, T.StructT) or ctype.union or not ctype.complete:
+    """Whether an object of struct type `ctype` may start where `obj` does. Only a member of
+    an input struct is ever ruled out: where `ctype` is none of the types the outermost
+    struct there starts with (nested first members), nor one that may hold it first. A list's
+    head inside a struct of another type is no entry of the list: a walk that passes its
+    anchor takes `container_of(&st->queue)` for one, which cannot start at `st`. Whole
+    objects (an opaque handle cast to its implementation) and unions may be anything."""
+    if obj.parent is None or not isinstance(ctype, T.StructT) or ctype.union or \
+            not ctype.complete:
         return True
     outer = obj.addr.root
     if outer.origin not in ("env", "fresh") or outer.container_of is not None or \
@@ -149,20 +151,21 @@ def may_start(obj: Obj, ctype) -> bool:
         return True
     inside, starts = _starting_types(outer.type), _starting_types(ctype)
     if inside is None or starts is None:
-        return True   # a union, or no struct: memory of any type
+        return True
     return ctype.key() in inside or (outer.parent is None and outer.type.key() in starts)
 
 
 def _starting_types(t) -> set | None:
-    """The keys of `t` and of the members each first member starts with; None where a union
-    or a type of no struct is among them."""
+    """The keys of struct `t` and of the members each first member starts with; None where
+    a union, an incomplete struct or no struct is among them (memory of any type)."""
     keys = set()
     for _ in range(8):
-        if isinstance(t, T.ArrT):
+        while isinstance(t, T.ArrT):
             t = t.elem
-            continue
-        if not isinstance(t, T.StructT) or t.union:
-            return None if not keys else keys
+        if not isinstance(t, T.StructT):
+            return keys or None
+        if t.union or not t.complete:
+            return None
         keys.add(t.key())
         if not t.fields:
             return keys

@@ -56,16 +56,21 @@ def default_call(ev, call: N.Call, args: list, st) -> None:
             if g != FALSE:
                 ev.store_obj(obj, ev.fresh_value(obj.type, obj.display), g, st)
         return
+    _forget_for_unknown(ev, call, pointed, st)
+
+
+def _forget_for_unknown(ev, call, pointed, st) -> None:
+    """NOTE [forgotten-values]: what a function we know nothing of may have changed. A callee
+    whose summary has too many changes to list (ev.unlisted) changed what this function only
+    read, too (a callee's summary read `d->err` to free it, and gdbm_store refills it, so the
+    next call must not find the freed block there again), and what the arguments reach
+    through their pointers (the vector it shifts down, behind the struct it was given:
+    `remove_map(mpp, vecs->mpvec)` two calls down). That is all it may have changed, though
+    its writes may all have gone elsewhere (counters in a global)."""
     roots = {loc.root for loc, _ in pointed}
     callee_file = ev.program_function_file(call.callee)
-    # A callee whose summary has too many changes to list (ev.unlisted) changed what this
-    # function only read, too: a callee's summary read `d->err` to free it, and gdbm_store
-    # refills it, so the next call must not find the freed block there again.
-    # It changed what its arguments reach through their pointers too: the vector it shifts
-    # down, behind the struct it was given (`remove_map(mpp, vecs->mpvec)` two calls down).
     unlisted = call.callee in ev.unlisted
-    met = ev.met(st) if unlisted else list(st.memory)
-    for obj in met:   # NOTE [forgotten-values]: a function we know nothing of
+    for obj in (ev.met(st) if unlisted else list(st.memory)):
         root = obj.root
         if obj in ev.pinned:
             continue   # NOTE [lock-paths]
@@ -75,13 +80,15 @@ def default_call(ev, call: N.Call, args: list, st) -> None:
 
 
 def _reached_from(root, roots) -> bool:
-    """Whether `root` was reached from one of `roots` through the pointers read to find it."""
+    """Whether `root` was reached from one of `roots` through the pointers read to find it,
+    the entries found from their members and the elements past their starts included."""
     cur = root
     for _ in range(16):
-        ptr = cur.deref_of
-        if ptr is None:
+        up = cur.deref_of or (cur.container_of[0] if cur.container_of else None) or \
+            cur.derived_from
+        if up is None:
             return False
-        cur = ptr.root
+        cur = up.root
         if cur in roots:
             return True
     return False
@@ -260,9 +267,8 @@ def constrain_result(ev, call: N.Call, args: list, st) -> None:
         lit = c.AND(lit, c.OR(-value.null_guard(), -ev.truth(size)))
     if sign and hasattr(value, "bits"):
         neg = value.bits[-1]
-        if sign.startswith("nonnegative if param"):
-            k = int(sign[len("nonnegative if param"):].split()[0])
-            given = force(ev, args[k]) if k < len(args) else None
+        if isinstance(sign, list):   # ["nonnegative-if-zero", k]
+            given = force(ev, args[sign[1]]) if sign[1] < len(args) else None
             if hasattr(given, "bits"):
                 lit = c.AND(lit, c.OR(-neg, c.OR_all(given.bits)))
         else:

@@ -1,7 +1,8 @@
 """The lazily built initial environment (§2.3.2, DefVal): inputs appear when first read."""
 from __future__ import annotations
 
-import os
+import re
+import weakref
 
 from ..bitvec.vec import BitVec, const, fresh
 from ..ir import nodes as N
@@ -222,39 +223,47 @@ class Environment:
 # (struct list_head and its kind; circular only when they are its only fields, as in
 # list_head: a node with a payload may end in null), only for the function's inputs and the
 # nodes unknown calls return (a list that exists; not a new block's garbage), only for initial
-# values: what was written stays written. The two links are known by their names less what
-# they share (`ln_next` and `ln_prev`, `fwd` and `bwd`): projects name them their own way.
-_WORDS = {"next": "prev", "prev": "next", "previous": "next", "fwd": "bwd", "bwd": "fwd",
-          "forw": "back", "back": "forw", "flink": "blink", "blink": "flink",
-          "succ": "pred", "pred": "succ"}
-_LINKS: dict = {}
+# values: what was written stays written. The two links are known by their words, the rest
+# of their names the same (`ln_next` and `ln_prev`, `fwd_link` and `bwd_link`, `pNext` and
+# `pPrev`): projects name them their own way.
+_WORDS = {"next": "prev", "prev": "next", "previous": "next", "nxt": "prv", "prv": "nxt",
+          "fwd": "bwd", "bwd": "fwd", "forw": "back", "back": "forw", "flink": "blink",
+          "blink": "flink", "succ": "pred", "pred": "succ"}
+_LINKS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()   # type -> (fields, links)
 
 
 def list_links(t) -> dict:
-    """{link field: its opposite} of a struct with one forward and one backward link to
-    itself, else {}."""
+    """{link field: its opposite} of a struct's pairs of forward and backward links to
+    itself, else {}. Kept per type object (not per tag: programs may give one tag two
+    definitions)."""
     if not isinstance(t, T.StructT):
         return {}
-    got = _LINKS.get(t.key())
-    if got is None or not t.complete:
-        own = [name for name, ft in t.fields if T.points_to(ft, t)]
-        got = next(({a: b, b: a} for a in own for b in own if a < b and _opposite(a, b)), {})
-        if t.complete:
-            _LINKS[t.key()] = got
-    return got
+    got = _LINKS.get(t)
+    if got is not None and got[0] == len(t.fields):
+        return got[1]
+    own = [name for name, ft in t.fields if T.points_to(ft, t)]
+    links: dict = {}
+    for a in own:
+        b = next((b for b in own if b != a and a not in links and b not in links and
+                  (_opposite(a, b) or _opposite(b, a))), None)
+        if b is not None:
+            links[a], links[b] = b, a
+    _LINKS[t] = (len(t.fields), links)
+    return links
 
 
 def _opposite(a: str, b: str) -> bool:
-    """`ln_next` and `ln_prev`: the words left when their common start and end go."""
-    a, b = a.lower(), b.lower()
-    start = len(os.path.commonprefix([a, b]))
-    end = len(os.path.commonprefix([a[start:][::-1], b[start:][::-1]]))
-    wa, wb = a[start:len(a) - end], b[start:len(b) - end]
-    if _WORDS.get(wa) == wb:
-        return True
-    # `next` and `prev` share nothing, but `fwd`/`bwd` share their end: put it back.
-    tail = a[len(a) - end:]
-    return end > 0 and _WORDS.get(wa + tail) == wb + tail
+    """Names of the same words but one, which is a link's word in `a` and its opposite's
+    in `b` (`lru_next`, `lru_prev`)."""
+    wa, wb = _name_words(a), _name_words(b)
+    if len(wa) != len(wb):
+        return False
+    differ = [(x, y) for x, y in zip(wa, wb) if x != y]
+    return len(differ) == 1 and _WORDS.get(differ[0][0]) == differ[0][1]
+
+
+def _name_words(name: str) -> list:
+    return [w.lower() for w in re.findall(r"[a-z]+|[A-Z][a-z]*|[0-9]+", name)]
 
 
 def _opposite_step(obj: Obj) -> str | None:
@@ -266,7 +275,7 @@ def is_list_link(obj: Obj) -> bool:
     unknown call returned)."""
     node = obj.parent
     return node is not None and _opposite_step(obj) is not None and \
-        node.root.origin in ("env", "fresh")
+        T.points_to(obj.type, node.type) and node.root.origin in ("env", "fresh")
 
 
 def back_link(obj: Obj) -> Obj | None:

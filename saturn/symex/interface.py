@@ -178,7 +178,8 @@ def _one_target(value):
 
 def return_sign(ctx, exit_state):
     """"nonpositive" when a signed integer result is never > 0 (0 or -errno, the kernel's
-    convention), "nonnegative" when never < 0, "nonnegative if param<i> == 0"; None otherwise. Callers that test `err < 0`
+    convention), "nonnegative" when never < 0, ["nonnegative-if-zero", i] when never < 0
+    where parameter i is 0; None otherwise. Callers that test `err < 0`
     after a call whose summary only tells `ret != 0` apart need it (calls.constrain_result)."""
     rv = ctx.fn.rv
     if exit_state is None or rv is None or not isinstance(rv.type, T.IntT) or \
@@ -197,7 +198,7 @@ def return_sign(ctx, exit_state):
 
 
 def _negative_only_if(ctx, g, neg):
-    """"nonnegative if param<i> == 0" when only a non-zero integer parameter lets the result
+    """["nonnegative-if-zero", i] when only a non-zero integer parameter lets the result
     be negative (`tube_read_msg(t, &m, &n, nonblock)`: -1 would block, and only where asked
     not to): a caller passing 0 tests `while (read_msg(...))` on a result that is never -1."""
     ints = [p for p in ctx.fn.params if isinstance(p.type, T.IntT)][:4]
@@ -205,7 +206,7 @@ def _negative_only_if(ctx, g, neg):
         value = ctx.param_value(p)
         if hasattr(value, "bits") and \
                 not ctx.can(g, neg, ctx.c.AND_all([-b for b in value.bits])):
-            return f"nonnegative if param{p.index} == 0"
+            return ["nonnegative-if-zero", p.index]
     return None
 
 

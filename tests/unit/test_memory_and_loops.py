@@ -207,8 +207,16 @@ def test_list_links_are_known_by_their_words_not_their_spelling():
     assert list_links(node("l2", "fwd", "bwd")) == {"fwd": "bwd", "bwd": "fwd"}
     assert list_links(node("l3", "next_entry", "prev_entry", extra=[("id", T.INT)]))
     assert list_links(node("l4", "flink", "blink"))
+    assert list_links(node("l6", "pNext", "pPrev")) == {"pNext": "pPrev", "pPrev": "pNext"}
+    assert list_links(node("l7", "next", "previous")) == {"next": "previous", "previous": "next"}
+    assert list_links(node("l8", "fwd_link", "bwd_link"))
+    assert list_links(node("l9", "lru_next", "lru_prev", "next", "prev")) == {
+        "lru_next": "lru_prev", "lru_prev": "lru_next", "next": "prev", "prev": "next"}
     assert list_links(node("t1", "left", "right")) == {}       # a tree, not a list
     assert list_links(node("t2", "next", "child")) == {}
     t = T.StructT("l5")
     t.complete_with([("next", T.PtrT(T.INT)), ("prev", T.PtrT(t))])
     assert list_links(t) == {}                                 # both must point to the node
+    # One tag, two programs: each definition is known for its own fields.
+    a, b = node("twice", "ln_next", "ln_prev"), node("twice", "ln_next", "ln_child")
+    assert list_links(a) and list_links(b) == {}

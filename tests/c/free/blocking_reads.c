@@ -43,6 +43,6 @@ void bad_drain_nonblocking(int fd) {
     while (read_msg(fd, &msg, &len, 1)) {
         if (command(msg, len) == 3)   // expect: memory.use-after-free
             break;
-        free(msg);   // expect: memory.double-free
+        free(msg);   // expect: memory.double-free // expect-also: memory.double-free
     }
 }
