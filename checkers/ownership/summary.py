@@ -236,8 +236,12 @@ def _field_candidates(ctx, data, rules, g, view):
             held = ctx.locations(value)
             new = [(loc, gl) for loc, gl in held if loc.root in data.new_locs]
             other = ctx.c.OR_all(gl for loc, gl in held if loc.root not in data.new_locs)
-            valid = _handed(ctx, data, rules, g, new, frozenset({("param", i)}))
-            if valid is not None:
+            route = frozenset({("param", i)})
+            # A field freed on some path is no field allocation (a vector's slots, freed when
+            # it empties and reallocated when it shrinks): its callers would read the new
+            # block's slots as what they were.
+            if new and all(not ctx.can(g, gl, rules.escaped(loc.root, route)) for loc, gl in new):
+                valid = ctx.c.OR_all(ctx.c.AND(gl, data.new_locs[loc.root][0]) for loc, gl in new)
                 when = conditions.find(ctx, g, valid, view, through=i)
                 entry = [i, [["field", obj.step]], when] + _grows(ctx, g, obj, value, other,
                                                                   conditions.lit(ctx, when, view))

@@ -103,7 +103,12 @@ def _in_view(obj: Obj) -> bool:
     return top.parent is None and top.container_of is None and top.addr.root is not top
 
 
-def modified(ev, exit_state, limit: int = 64):
+# Paths a summary names as changed. Over it, callers forget all their arguments reach (a
+# free through a vector two calls down then leaves the freed map in the caller's slot).
+MAX_MODIFIED = 128
+
+
+def modified(ev, exit_state, limit: int = MAX_MODIFIED):
     """Interface objects whose exit value may differ from their entry value (M of §2.5.2); over
     `limit`, the arrays they are elements of as wholes (NOTE [whole-arrays]), or None when there
     are still more (callers then assume the worst)."""
