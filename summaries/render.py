@@ -41,6 +41,8 @@ def result_lines(engine: dict) -> list[str]:
     if res.get("known"):
         mask, value = res["known"]
         parts.append(f"bits {mask:#x} always {value:#x}")
+    if res.get("values"):
+        parts.append("one of " + ", ".join(str(v) for v in res["values"]))
     if res.get("nonnull"):
         parts.append("never null")
     if res.get("null_if_zero") is not None:

@@ -13,7 +13,8 @@ the second call returned 0, and two calls of a pure helper with one argument cou
   says which (`compare`, parameters by index, other pointers by interface path) and a caller
   compares its own, so the walk ends where the list does (parameters are unknowns of their
   own in the callee, never equal unless null);
-- otherwise the bits that are the same on every path that returns (`known`), and for a
+- otherwise the bits that are the same on every path that returns (`known`), the few
+  constants it is one of (`values`: -1, 0 or 1), and for a
   pointer that it is never null (`nonnull`), or null wherever an integer parameter is 0
   (`null_if_zero`: an allocator called with size 0 frees, as realloc(p, 0) and lua's
   allocator do), or null only where one is 0 (`nonnull_unless_zero`: a wrapper that dies
@@ -35,6 +36,7 @@ MAX_ZERO_PARAMS = 6
 MAX_COMPARED = 6      # input pointers tried as the two sides of a compared result
 ZERO_BUDGET = 2_000   # conflicts; an open question keeps the result unknown
 KNOWN_BITS_MAX_VARS = 20_000   # a model and a few more per result: cheap only on small formulas
+MAX_VALUES = 4        # constants a result may be told to be one of
 
 
 def result_summary(ctx, exit_state) -> dict | None:
@@ -203,7 +205,32 @@ def _known_bits(ctx, exit_state, value: BitVec) -> dict | None:
         if not flips_too:
             mask |= 1 << k
             val |= int(bool(model.value(b))) << k
-    return {"known": [mask, val], "width": value.width} if mask else None
+    out = {"known": [mask, val], "width": value.width} if mask else {}
+    values = _few_values(ctx, g, value)
+    if values is not None:
+        out.update(values=values, width=value.width)
+    return out or None
+
+
+def _few_values(ctx, g, value: BitVec) -> list | None:
+    """The values of a result that is one of at most MAX_VALUES constants
+    on every path that returns (-1, 0 or 1: a caller's `if (r == -1) continue;` leaves 0 and 1,
+    not every other negative number)."""
+    found, others = [], []
+    for _ in range(MAX_VALUES + 1):
+        model = ctx.may(g, *others, observe=list(value.bits))
+        if model is None:
+            return sorted(found)
+        raw = model.bits(value.bits)
+        signed = value.signed and raw >> (value.width - 1)
+        found.append(raw - (1 << value.width) if signed else raw)
+        others.append(-_equals(ctx.c, value.bits, raw))
+    return None
+
+
+def _equals(c, bits, k: int) -> int:
+    """The literal of `bits == k` (k signed or not: its low len(bits) bits)."""
+    return c.AND_all([b if (k >> i) & 1 else -b for i, b in enumerate(bits)])
 
 
 # -- at a call ------------------------------------------------------------------------------
@@ -247,10 +274,15 @@ def at_call(ev, summary: dict, args: list, lv_type, st) -> BitVec | None:
 
 def assume_known(ev, summary: dict, value) -> int:
     """The literal: `value`'s bits the callee always returns as they are (TRUE if none)."""
-    known = summary.get("known")
-    if not known or not isinstance(value, BitVec):
+    known, values = summary.get("known"), summary.get("values")
+    if not (known or values) or not isinstance(value, BitVec):
         return TRUE
-    mask, val = known
-    lits = [b if (val >> k) & 1 else -b for k, b in enumerate(value.bits[:summary["width"]])
-            if (mask >> k) & 1]
-    return ev.c.AND_all(lits)
+    bits = value.bits[:summary["width"]]
+    lit = TRUE
+    if known:
+        mask, val = known
+        lit = ev.c.AND_all([b if (val >> k) & 1 else -b for k, b in enumerate(bits)
+                            if (mask >> k) & 1])
+    if values and len(bits) == summary["width"]:
+        lit = ev.c.AND(lit, ev.c.OR_all([_equals(ev.c, bits, raw) for raw in values]))
+    return lit
