@@ -316,17 +316,27 @@ def test_paths_beside_a_compile_database_select_its_entries(tmp_path):
 
 
 def test_a_use_saturn_only_assumed_says_so(tmp_path):
-    """A freed block handed to a function with no body here is a use Saturn assumes; the
-    report says so. One the C library is known to read is not an assumption."""
+    """A freed block handed to a function with no body here, to a call through a pointer
+    Saturn cannot follow, or to a call back into a cycle (no summary yet) is a use Saturn
+    assumes; the report says what it rests on. One the C library is known to read is not an
+    assumption."""
     (tmp_path / "u.c").write_text(
         "#include <stdlib.h>\n#include <string.h>\nvoid mystery(char *p);\n"
         "void a(char *p) { free(p); mystery(p); }\n"
-        "void b(char *p, char *q) { free(p); strcpy(q, p); }\n")
+        "void b(char *p, char *q) { free(p); strcpy(q, p); }\n"
+        "struct ops { void (*cb)(char *); };\n"
+        "void through(struct ops *o, char *p) { free(p); o->cb(p); }\n"
+        "void rec(char *p, int n);\n"
+        "void back(char *p, int n) { free(p); rec(p, n); }\n"
+        "void rec(char *p, int n) { if (n) back(p, n - 1); }\n")
     proc = saturn("check", "--no-db", "--checkers", "free", "--format", "json", "u.c",
                   cwd=str(tmp_path))
     messages = {r["line"]: r["message"] for r in json.loads(proc.stdout)["reports"]}
     assert messages[4].endswith("(no body of 'mystery' here: taken to read what it is given)")
     assert messages[5] == "'strcpy(q, p)' may be given memory that was freed"
+    assert "(a call through a pointer to no known function: taken to read" in messages[7]
+    assert "('rec' has no summary, being in a cycle with this function or incomplete:" \
+        in messages[9]
 
 
 def test_paths_beside_a_database_match_through_links_and_relative_directories(tmp_path):
@@ -353,20 +363,3 @@ def test_paths_beside_a_database_match_through_links_and_relative_directories(tm
                   cwd=str(real))
     assert sorted(r["file"] for r in json.loads(proc.stdout)["reports"]) == ["extra.c", "src/a.c"]
     assert "extra.c: note: not in the compile database" in proc.stderr
-
-
-def test_an_assumed_use_names_what_it_rests_on(tmp_path):
-    """A call through a pointer Saturn cannot follow, and a call back into a cycle, have no
-    summary to say what they read: the reports say that is what they rest on."""
-    (tmp_path / "e.c").write_text(
-        "#include <stdlib.h>\nstruct ops { void (*cb)(char *); };\n"
-        "void through(struct ops *o, char *p) { free(p); o->cb(p); }\n"
-        "void rec(char *p, int n);\n"
-        "void back(char *p, int n) { free(p); rec(p, n); }\n"
-        "void rec(char *p, int n) { if (n) back(p, n - 1); }\n")
-    proc = saturn("check", "--no-db", "--checkers", "free", "--format", "json", "e.c",
-                  cwd=str(tmp_path))
-    messages = {r["line"]: r["message"] for r in json.loads(proc.stdout)["reports"]}
-    assert "(a call through a pointer to no known function: taken to read" in messages[3]
-    assert "('rec' has no summary, being in a cycle with this function or incomplete:" \
-        in messages[5]

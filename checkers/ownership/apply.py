@@ -189,8 +189,9 @@ def _handed_out(ctx, checker, call, summary, args, st, held, name) -> None:
 # NOTE [grown-fields]: a callee that replaces a field of *param with a bigger block only when
 # the old one is too small leaves the field as it was elsewhere, and frees the old block where
 # it replaces it (its escapee). After the call the field may hold new memory where it held
-# null, a block, or what the caller was given ("if-null": where it held null only). It keeps what it held where that is the caller's own
-# array (a local or a global: the caller sized it) or an unknown another callee left there.
+# null, a block, or what the caller was given ("if-null": where it held null only). It keeps
+# what it held where that is the caller's own array (a local or a global: the caller sized
+# it) or an unknown another callee left there.
 # Nothing new is given where a pointer a global holds leads to the field: a store there is an
 # escape anyway, so a block given there could only be lost to callees moving it between the
 # nodes of a global structure in ways a caller's view of their changes does not follow.

@@ -3,8 +3,9 @@
 A condition is a conjunction of atoms joined by " and ", or "always". Each atom is a fact the
 caller can see after the call, implied wherever the function hands the block out:
 
-- the result: "ret==0", "ret==1", "ret>=0", "ret!=0" (for a pointer result, "ret!=0" is non-null: a
-  reader that returns NULL having allocated nothing, `if (!read_string(p, &v)) return;`);
+- the result: "ret==0", "ret==1", "ret>=0", "ret!=0" (for a pointer result, "ret!=0" is
+  non-null: a reader that returns NULL having allocated nothing, `if (!read_string(p, &v))
+  return;`);
 - an integer parameter: "param3!=0" (a setter that copies only when given some bytes:
   `set_params(attr, NULL, 0)` allocates nothing), or a pointer parameter, not null (an
   allocator's initialiser that fills its cache only when given a parent to take it from);

@@ -151,7 +151,9 @@ def _out_allocs(ctx, checker, data, rules, g, view) -> list:
             new = _descriptors_in(ctx, data, value) if descriptor else \
                 [(loc, gl) for loc, gl in ctx.locations(value) if loc.root in data.new_locs]
             valid = _handed(ctx, data, rules, g, new, frozenset({("param", p.index)}))
-            if valid is not None:   # (`*can_write = 1` is a descriptor only where it is 1)
+            # None too where no path hands a descriptor out (`*can_write = 1` equals one
+            # only where that descriptor is stdout).
+            if valid is not None:
                 # `if (!*p) *p = alloc();`: only when *p was null on entry (a loop may call it
                 # again with the block it got the first time).
                 held = ctx.input_value(slot)

@@ -184,8 +184,8 @@ def _one_target(value):
 def return_sign(ctx, exit_state):
     """"nonpositive" when a signed integer result is never > 0 (0 or -errno, the kernel's
     convention), "nonnegative" when never < 0, ["nonnegative-if-zero", i] when never < 0
-    where parameter i is 0; None otherwise. Callers that test `err < 0`
-    after a call whose summary only tells `ret != 0` apart need it (calls.constrain_result)."""
+    where parameter i is 0; None otherwise. Callers that test `err < 0` after a call whose
+    summary only tells `ret != 0` apart need it (calls.constrain_result)."""
     rv = ctx.fn.rv
     if exit_state is None or rv is None or not isinstance(rv.type, T.IntT) or \
             not rv.type.signed or not ctx.session.affordable():

@@ -213,9 +213,9 @@ def _known_bits(ctx, exit_state, value: BitVec) -> dict | None:
 
 
 def _few_values(ctx, g, value: BitVec) -> list | None:
-    """The values of a result that is one of at most MAX_VALUES constants
-    on every path that returns (-1, 0 or 1: a caller's `if (r == -1) continue;` leaves 0 and 1,
-    not every other negative number)."""
+    """The values of a result that is one of at most MAX_VALUES constants on every path that
+    returns (-1, 0 or 1: a caller's `if (r == -1) continue;` leaves 0 and 1, not every other
+    negative number)."""
     found, others = [], []
     for _ in range(MAX_VALUES + 1):
         model = ctx.may(g, *others, observe=list(value.bits))

@@ -1,6 +1,9 @@
-// A read that returns -1 only where it was asked not to block (and then leaves the caller's
-// buffer pointer as it was), called blocking in a loop that frees each message: the loop's
-// `while (read_msg(...))` never sees -1, so the pointer it frees is each round's new buffer.
+// A read that returns -1, 0 or 1, and -1 only where it was asked not to block (leaving the
+// caller's buffer pointer as it was there). Called blocking in a loop that frees each
+// message, `while (read_msg(...))` never sees -1; called non-blocking by a loop that returns
+// on 0 and goes round again on -1, only 1 is left: either way the pointer freed is each
+// round's new buffer. Taken as any negative number, -2 reached the use with the buffer the
+// last round freed.
 #include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -44,5 +47,21 @@ void bad_drain_nonblocking(int fd) {
         if (command(msg, len) == 3)   // expect: memory.use-after-free
             break;
         free(msg);   // expect: memory.double-free // expect-also: memory.double-free
+    }
+}
+
+int ok_wait(int fd) {
+    uint8_t *msg;
+    uint32_t len;
+    for (;;) {
+        int r = read_msg(fd, &msg, &len, 1);
+        if (r == 0)
+            return -1;
+        if (r == -1)
+            continue;
+        r = command(msg, len);
+        free(msg);
+        if (r == 0)
+            return 0;
     }
 }

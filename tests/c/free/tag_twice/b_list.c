@@ -35,12 +35,3 @@ void ok_drain(llist *hdrs) {
         free(h);
     }
 }
-
-void bad_read_after_free(llist *hdrs) {
-    struct header *h = llist_first(hdrs);
-    if (h == NULL)
-        return;
-    llist_remove(hdrs, h);
-    free(h);
-    free(h->name);   // expect: memory.use-after-free
-}
