@@ -136,12 +136,20 @@ def _allocated_result(ctx, checker, call, summary, args, st, name) -> None:
     obj, v = checker.allocate(ctx, st, call.coord, name, call.text, valid)
     ctx.store(call.lv, ctx.pointer([(obj, v), (None, -v)]), st)
     typed = ctx.pointer([(ctx.view(obj, getattr(call.lv.type, "target", None)), v)])
-    made = {}
-    for steps in summary.get("fields", []):
-        for slot, g in ctx.resolve([["ret"], ["deref"]] + steps, [], typed, st):
+    made, holders = {}, {repr([]): (typed, v)}
+    # Outer fields first: a field's block holds the fields listed past it (["deref"] between),
+    # and they are written in that block alone.
+    for steps in sorted(summary.get("fields", []), key=len):
+        k = len(steps) - 1 - steps[::-1].index(["deref"]) if ["deref"] in steps else -1
+        if repr(steps[:max(k, 0)]) not in holders:
+            continue
+        base, valid = holders[repr(steps[:max(k, 0)])]
+        for slot, g in ctx.resolve([["ret"], ["deref"]] + steps[k + 1:], [], base, st):
             # A field exists only with the block that holds it.
             inner, v2 = checker.allocate(ctx, st, call.coord, name, call.text,
-                                         ctx.c.AND(ctx.c.new_var(), v))
+                                         ctx.c.AND(ctx.c.new_var(), valid))
+            inner = ctx.view(inner, getattr(slot.type, "target", None))
+            holders[repr(steps)] = (ctx.pointer([(inner, v2)]), v2)
             made[repr(steps)] = ctx.pointer([(inner, v2), (None, -v2)])
             ctx.write(slot, made[repr(steps)], g, st)
     for steps, other in summary.get("field_aliases", []):

@@ -108,25 +108,44 @@ def _never_null_instead(ctx, g, ret, i) -> bool:
 
 
 def _owned_fields(ctx, data, rules, g, roots) -> tuple[list, list]:
-    """Pointer fields of the result that hold new memory nothing else refers to, and
-    [field, other field] where another field points to the same block (flex's `yy_ch_buf` and
-    `yy_buf_pos`): a caller makes the block once and points both at it."""
+    """Pointer fields of the result that hold new memory nothing else refers to, and the
+    fields of those blocks in turn (a context whose `env` block holds `env->zones`: a caller
+    that frees ctx->env and ctx leaks it); and [field, other field] where another field points
+    to the same block (flex's `yy_ch_buf` and `yy_buf_pos`): a caller makes the block once and
+    points both at it."""
     first: dict = {}   # new block -> the first field found holding it
     aliases = []
+    prefix = {r: [] for r in roots}   # new block -> the steps from *ret to it
+    for _ in range(MAX_FIELD_DEPTH):
+        found = _fields_of(ctx, data, rules, g, roots, prefix, first, aliases)
+        if not found:
+            break
+        prefix = found
+    return sorted(first.values(), key=lambda s: (len(s), str(s))), sorted(aliases, key=str)
+
+
+MAX_FIELD_DEPTH = 3
+
+
+def _fields_of(ctx, data, rules, g, roots, prefix, first, aliases) -> dict:
+    """One level of _owned_fields: the new blocks found in the fields of the blocks in
+    `prefix`, each with its steps from *ret."""
+    found = {}
     for p, value in sorted(rules.slots, key=lambda pv: str(_relative(pv[0]))):
-        if p.root not in roots or p is p.root:
+        if p.root not in prefix or p is p.root:
             continue
         for loc, gl in ctx.locations(value):
             if loc.root in data.new_locs and loc.root not in roots and \
                     not ctx.can(g, gl, rules.escaped(loc.root, frozenset({RET}))):
-                steps = _relative(p)
-                if not steps or steps in first.values():
+                steps = prefix[p.root] + _relative(p)
+                if not _relative(p) or steps in first.values():
                     continue
                 if loc.root in first:
                     aliases.append([first[loc.root], steps])
                 else:
                     first[loc.root] = steps
-    return sorted(first.values(), key=str), sorted(aliases, key=str)
+                    found[loc.root] = steps + [["deref"]]
+    return found
 
 
 def _relative(obj) -> list:
