@@ -182,7 +182,7 @@ class OwnershipChecker(Checker[OwnData]):
             return ("spec", name, held)
         if name in self.non_capturing or ctx.library_effect(name) is not None:
             return None
-        given = [(loc, g) for a in args for loc, g in self.given(ctx, a)]
+        given = [(loc, g) for a in _keepable(call, args) for loc, g in self.given(ctx, a)]
         # An unknown function may change any global, so it may also keep or free what globals
         # point to (`key_maps[map] = new_map;` then `capable()`): those blocks escape too.
         kept = [(loc, g) for obj, value in ctx.pointer_slots(st)
@@ -277,3 +277,18 @@ def _held_through(ctx, st, args, i):
         return []
     return [(loc, ctx.c.AND(g, g2)) for slot, g in ctx.locations(args[i])
             for loc, g2 in ctx.locations(ctx.read(slot, st))]
+
+
+def _keepable(call, args) -> list:
+    """The arguments an unknown function may keep or free. NOTE [read-only-callees]: one whose
+    every pointer parameter points to const and whose result is no pointer (a comparator
+    behind `tree->cmp`, a hash or a lookup by key) keeps none of its pointer arguments: it writes no memory it
+    is given, and keeping an argument would take a cast or a global. Its integers (a
+    descriptor) and variadic arguments it may still keep."""
+    ftype = getattr(call.func, "type", None)
+    ftype = ftype.target if isinstance(ftype, T.PtrT) else ftype
+    if not isinstance(ftype, T.FuncT) or isinstance(ftype.ret, T.PtrT) or \
+            len(ftype.readonly) != len(ftype.params) or not any(ftype.readonly) or \
+            any(isinstance(t, T.PtrT) and not ro for t, ro in zip(ftype.params, ftype.readonly)):
+        return list(args)
+    return [a for i, a in enumerate(args) if i >= len(ftype.readonly) or not ftype.readonly[i]]

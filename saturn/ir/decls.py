@@ -88,17 +88,18 @@ class TypeResolver:
 
     def _t_FuncDecl(self, node, scope):
         ret = self.resolve(node.type, scope)
-        params, variadic = [], False
+        params, readonly, variadic = [], [], False
         for p in (node.args.params if node.args else []):
             if isinstance(p, c_ast.EllipsisParam):
                 variadic = True
                 continue
-            pt = T.decay(self.resolve(p.type if isinstance(p, (c_ast.Decl, c_ast.Typename)) else p,
-                                      scope))
+            decl = p.type if isinstance(p, (c_ast.Decl, c_ast.Typename)) else p
+            pt = T.decay(self.resolve(decl, scope))
             if not isinstance(pt, T.VoidT):
                 params.append(pt)
+                readonly.append(isinstance(pt, T.PtrT) and _points_to_const(decl))
         noreturn = "noreturn" in _attr_names(node)
-        return T.FuncT(ret, tuple(params), variadic, noreturn)
+        return T.FuncT(ret, tuple(params), variadic, noreturn, readonly=tuple(readonly))
 
     _t_FuncDeclExt = _t_FuncDecl
 
@@ -185,3 +186,10 @@ def _anonymous_tag(node) -> str:
     text = CGenerator().visit(node)
     return f"<anonymous:{hashlib.sha1(text.encode()).hexdigest()[:12]}>"
 
+
+def _points_to_const(decl) -> bool:
+    """Whether a parameter's declarator is a pointer to a const-qualified type (`const T *`,
+    `const T[]`), as written (a typedef's qualifiers are not looked into)."""
+    if isinstance(decl, (c_ast.PtrDecl, c_ast.ArrayDecl)):
+        return "const" in (getattr(decl.type, "quals", None) or [])
+    return False

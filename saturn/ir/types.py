@@ -163,6 +163,9 @@ class FuncT(CType):
     noreturn: bool = False
     size: int = 1
     align: int = 1
+    # Per parameter, whether it points to const (`const void *`): not part of the type's
+    # identity, as C's qualifiers are not for calls and casts here.
+    readonly: tuple[bool, ...] = field(default=(), compare=False)
 
     def key(self):
         return f"fn({','.join(p.key() for p in self.params)})->{self.ret.key()}"
