@@ -140,11 +140,12 @@ def _allocated_result(ctx, checker, call, summary, args, st, name) -> None:
     # Outer fields first: a field's block holds the fields listed past it (["deref"] between),
     # and they are written in that block alone.
     for steps in sorted(summary.get("fields", []), key=len):
-        k = len(steps) - 1 - steps[::-1].index(["deref"]) if ["deref"] in steps else -1
-        if repr(steps[:max(k, 0)]) not in holders:
+        last = max((i for i, s in enumerate(steps) if s == ["deref"]), default=-1)
+        holder = holders.get(repr(steps[:max(last, 0)]))
+        if holder is None:
             continue
-        base, valid = holders[repr(steps[:max(k, 0)])]
-        for slot, g in ctx.resolve([["ret"], ["deref"]] + steps[k + 1:], [], base, st):
+        base, valid = holder
+        for slot, g in ctx.resolve([["ret"], ["deref"]] + steps[last + 1:], [], base, st):
             # A field exists only with the block that holds it.
             inner, v2 = checker.allocate(ctx, st, call.coord, name, call.text,
                                          ctx.c.AND(ctx.c.new_var(), valid))

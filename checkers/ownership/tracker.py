@@ -282,13 +282,15 @@ def _held_through(ctx, st, args, i):
 def _keepable(call, args) -> list:
     """The arguments an unknown function may keep or free. NOTE [read-only-callees]: one whose
     every pointer parameter points to const and whose result is no pointer (a comparator
-    behind `tree->cmp`, a hash or a lookup by key) keeps none of its pointer arguments: it writes no memory it
-    is given, and keeping an argument would take a cast or a global. Its integers (a
-    descriptor) and variadic arguments it may still keep."""
+    behind `tree->cmp`, a hash or a lookup by key) keeps none of its pointer arguments: it
+    writes no memory it is given, and keeping one would take a cast or a global. Its integers
+    (a descriptor) and variadic arguments it may still keep."""
     ftype = getattr(call.func, "type", None)
     ftype = ftype.target if isinstance(ftype, T.PtrT) else ftype
     if not isinstance(ftype, T.FuncT) or isinstance(ftype.ret, T.PtrT) or \
-            len(ftype.readonly) != len(ftype.params) or not any(ftype.readonly) or \
-            any(isinstance(t, T.PtrT) and not ro for t, ro in zip(ftype.params, ftype.readonly)):
+            len(ftype.readonly) != len(ftype.params):
         return list(args)
-    return [a for i, a in enumerate(args) if i >= len(ftype.readonly) or not ftype.readonly[i]]
+    pointers = [ro for t, ro in zip(ftype.params, ftype.readonly) if isinstance(t, T.PtrT)]
+    if not pointers or not all(pointers):
+        return list(args)
+    return [a for i, a in enumerate(args) if i >= len(ftype.params) or not ftype.readonly[i]]
