@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import subprocess
 
+import fixes_context as context
 import fixes_sources as sources
 import peers
 import projects
@@ -290,7 +291,8 @@ def tree_c_files(b: Build, tree: str, maps: list) -> list[str]:
     database has (same path, or the same name in a directory a changed file was mapped from),
     and, as for a changed file, those it would build with a directory's flags (an older tree's
     files that a later release merged or renamed: lighttpd's data_string.c; a newer tree's
-    directories: c-ares's src/lib/dsa/)."""
+    directories: c-ares's src/lib/dsa/) or the flags of the one file of that name (a file a
+    later release moved: multipath-tools' libmultipath/util.c, now libmpathutil/util.c)."""
     out = []
     for dirpath, dirnames, names in os.walk(tree):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
@@ -307,61 +309,16 @@ def tree_c_files(b: Build, tree: str, maps: list) -> list[str]:
 
 def _buildable(b: Build, rel: str) -> bool:
     try:
-        return b.entry_for(rel)[1] != "basename"
+        b.entry_for(rel)
+        return True
     except NotReproducible:
         return False
 
 
 def context_files(b: Build, tree: str, changed: dict, functions: list[str]) -> list[str]:
-    """Up to CONTEXT_CAP files defining functions (or function pointers) the changed files call
-    directly, those called from the commit's functions first; then the files defining what
-    those callees call (a wrapper's platform layer: nng's `nni_mtx_lock` calls
-    `nni_plat_mtx_lock`, whose file holds the pthread call, and `nni_strdup` calls `nni_alloc`;
-    without them the wrapper is an unknown function and no lock or allocation is seen); then
-    the files defining the most of the rest."""
+    """Up to CONTEXT_CAP files defining what the commit's functions reach (bench/
+    fixes_context.py), of those the project's build compiles."""
     maps = [m for rel, c in changed.items()
             if (m := _dir_map(b, b.entry_for(rel)[0], rel))]
-    # Variables too: a call through a global function pointer (c-ares' ares_malloc) needs the
-    # file that sets it, or the allocator is unknown.
-    tags = sources.ctags(tree_c_files(b, tree, maps), tree, "fv")
-    where: dict[str, list[str]] = {}
-    for t in tags:
-        where.setdefault(t["name"], []).append(t["path"])
-    score: dict[str, list[int]] = {}
-    hot_defs: dict[str, str] = {}   # callee of the commit's functions -> its file
-    for rel in changed:
-        text = open(os.path.join(tree, rel), errors="replace").read()
-        own = {t["name"]: (t["line"], t.get("end", t["line"]))
-               for t in sources.ctags([rel], tree)}
-        hot = set().union(*[sources.calls_in(text, own[f]) for f in functions if f in own])
-        for name in sources.calls_in(text) - set(own):
-            if name in where:
-                path = sources.nearest(where[name], rel)
-                if path not in changed:
-                    s = score.setdefault(path, [0, 0])
-                    s[0] += name in hot
-                    s[1] += 1
-                    if name in hot:
-                        hot_defs[name] = path
-    first = sorted(score, key=lambda p: (-score[p][0], -score[p][1], p))
-    hot_files = [p for p in first if score[p][0]]
-    second = [p for p in _second_level(tree, hot_defs, where)
-              if p not in changed and p not in hot_files]
-    ranked = list(dict.fromkeys(hot_files + second + first))
-    return ranked[:CONTEXT_CAP]
-
-
-def _second_level(tree: str, hot_defs: dict, where: dict) -> list[str]:
-    """The files defining what the commit's direct callees call, by how many of them call
-    into each (ties by path)."""
-    count: dict[str, int] = {}
-    for path in sorted(set(hot_defs.values())):
-        text = open(os.path.join(tree, path), errors="replace").read()
-        ranges = {t["name"]: (t["line"], t.get("end", t["line"]))
-                  for t in sources.ctags([path], tree)}
-        for name in sorted(n for n, p in hot_defs.items() if p == path and n in ranges):
-            for callee in sources.calls_in(text, ranges[name]) - set(ranges):
-                if callee in where:
-                    target = sources.nearest(where[callee], path)
-                    count[target] = count.get(target, 0) + 1
-    return sorted(count, key=lambda p: (-count[p], p))
+    return context.ranked(tree, tree_c_files(b, tree, maps), list(changed),
+                          functions)[:CONTEXT_CAP]
