@@ -5,7 +5,8 @@ module, and the users' `[[spec]]` entries in saturn.toml, in one format (README
 
 An entry: `function` (or `functions`, a list) and `op`, with the keys that op reads:
 
-  memory   alloc      returns new memory, or null (`if_null = k`: only when argument k is null)
+  memory   alloc      returns new memory, or null (`if_null = k`: only when argument k is null;
+                      `zeroed = true`: its bytes are zero, as calloc's)
            realloc    returns new memory; argument `arg` is freed where it succeeds
            free       frees argument `arg` (a number, or a list of them)
            out-alloc  stores new memory through argument `arg` (into its member `field`, if
@@ -33,7 +34,7 @@ DOMAINS = {"alloc": "memory", "realloc": "memory", "free": "memory", "out-alloc"
            "acquire": "locks", "release": "locks", "try": "locks", "init": "locks",
            "destroy": "locks"}
 KEYS = ("function", "functions", "op", "arg", "when", "count", "what", "fails", "field",
-        "if_null", "success", "mode")
+        "if_null", "success", "mode", "zeroed")
 WHEN = ("always", "ret==0", "ret>=0")
 MODES = ("w", "r", "s", "recursive", "any")
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -88,6 +89,8 @@ def _out_of_range(where: str, what: str, e: dict) -> str | None:
         if k in e and not ok:
             raise ConfigError(f"{where}: {what}: {k} must be a string"
                               f"{' or a list of them' if k == 'field' else ''}, not {e[k]!r}")
+    if "zeroed" in e and not isinstance(e["zeroed"], bool):
+        raise ConfigError(f"{where}: {what}: zeroed must be true or false, not {e['zeroed']!r}")
     success = e.get("success")
     if success is not None and (isinstance(success, bool) or
                                 not (isinstance(success, int) or success == "nonzero")):
@@ -124,7 +127,7 @@ def of_domain(domain: str, config: dict | None = None) -> list[dict]:
 
 def memory(entries) -> tuple[dict, dict, dict, dict]:
     """(alloc: name → "alloc" | "realloc", out_alloc: name → (arg, when), free: name → arg
-    or tuple of args, extra: name → {fails, field, if_null}) from memory entries."""
+    or tuple of args, extra: name → {fails, field, if_null, zeroed}) from memory entries."""
     alloc, out, free, extra = {}, {}, {}, {}
     for e in entries:
         name, op = e["function"], e["op"]
@@ -170,6 +173,6 @@ def _args(e: dict):
 
 
 def _extra(extra: dict, e: dict) -> None:
-    got = {k: e[k] for k in ("fails", "field", "if_null") if k in e}
+    got = {k: e[k] for k in ("fails", "field", "if_null", "zeroed") if e.get(k) is not None}
     if got:
         extra[e["function"]] = got

@@ -6,18 +6,20 @@ from saturn.plugin.checker import FALSE, TRUE, callee_summary
 from saturn.ir import types as T
 
 from . import conditions
-from .escape import POINTER_HOPS
+from .escape import ESCAPED, POINTER_HOPS, STORED
 
 
 def resolve_escapees(ctx, checker, summary, args, st) -> list:
     """Before the call's effects (they change what paths lead to): the escapees' objects, and
     what they hold — a callee that keeps a struct keeps what the struct points to (the caller's
     `&pinfo` whose `kernel->private_data` is new memory) — and the descriptors the `values`
-    paths hold."""
-    out, memo = [], {}
+    paths hold; those the callee only stores apart (NOTE [stored-escapees])."""
+    out, stored, memo = [], [], {}
     for steps in summary.get("escapees", []):
-        out += ctx.resolve(steps, args, None, st, memo)
+        (stored if steps in summary.get("stored", ()) else out).extend(
+            ctx.resolve(steps, args, None, st, memo))
     out = out + held_by(ctx, checker, st, out) if out else out
+    stored = stored + held_by(ctx, checker, st, stored) if stored else stored
     blurred = [steps for steps in summary.get("values", []) + summary.get("escapees", [])
                if checker.has_descriptors() and any(s[0] == "derived" for s in steps)]
     for steps in blurred:
@@ -28,7 +30,7 @@ def resolve_escapees(ctx, checker, summary, args, st) -> list:
         out += held_by(ctx, checker, st, roots, depth=1)
     for steps in summary.get("values", []):
         out += _taken(ctx, checker, steps, args, st, memo)
-    return out
+    return out, stored
 
 
 def _taken(ctx, checker, steps, args, st, memo) -> list:
@@ -43,13 +45,14 @@ def _taken(ctx, checker, steps, args, st, memo) -> list:
 def resolve_kept_if(ctx, checker, summary, args, st) -> list:
     """Before the call: the objects of the escapees the callee takes only where it succeeds,
     and what they hold, and the descriptors of its `values_if`, each with its condition:
-    [(when, locations)]."""
+    [(when, locations, attribute)]."""
     out, memo = [], {}
     for steps, when in summary.get("escapees_if", []):
         objs = ctx.resolve(steps, args, None, st, memo)
-        out.append((when, objs + held_by(ctx, checker, st, objs) if objs else objs))
+        attr = STORED if steps in summary.get("stored", ()) else ESCAPED
+        out.append((when, objs + held_by(ctx, checker, st, objs) if objs else objs, attr))
     for steps, when in summary.get("values_if", []):
-        out.append((when, _taken(ctx, checker, steps, args, st, memo)))
+        out.append((when, _taken(ctx, checker, steps, args, st, memo), ESCAPED))
     return out
 
 
@@ -101,13 +104,14 @@ def _sized(ctx, call, args):
 
 def apply(ctx, checker, call, summary, escapees, args, ret, st, held=None,
           kept_if=()) -> None:
-    if escapees:
-        checker.escape(ctx, st, escapees, call.coord, f"'{call.text}' {checker.kept_note}")
+    for objs, attr in zip(escapees, (ESCAPED, STORED)):
+        if objs:
+            checker.escape(ctx, st, objs, call.coord, f"'{call.text}' {checker.kept_note}", attr)
     view = conditions.CallView(ctx, ret, args, st) if kept_if else None
-    for when, objs in kept_if:
+    for when, objs, attr in kept_if:
         cond = conditions.lit(ctx, when, view)
         checker.escape(ctx, st, [(o, ctx.c.AND(g, cond)) for o, g in objs], call.coord,
-                       f"'{call.text}' {checker.kept_note} (if {when})")
+                       f"'{call.text}' {checker.kept_note} (if {when})", attr)
     name = (call.callee or "").rsplit(":", 1)[-1]
     if summary.get("allocator") and call.lv is not None and \
             checker.has_descriptors() and isinstance(call.ret, T.IntT):
@@ -134,6 +138,7 @@ def _allocated_result(ctx, checker, call, summary, args, st, name) -> None:
         valid = ctx.c.AND(valid or ctx.c.new_var(), conditions.lit(
             ctx, summary["allocator_when"], conditions.CallView(ctx, None, args, st)))
     obj, v = checker.allocate(ctx, st, call.coord, name, call.text, valid)
+    obj.addr.zeroed = bool(summary.get("zeroed"))   # NOTE [zeroed-blocks]
     ctx.store(call.lv, ctx.pointer([(obj, v), (None, -v)]), st)
     typed = ctx.pointer([(ctx.view(obj, getattr(call.lv.type, "target", None)), v)])
     made, holders = {}, {repr([]): (typed, v)}
@@ -183,7 +188,7 @@ def _handed_out(ctx, checker, call, summary, args, st, held, name) -> None:
             for slot, g, before in held.get(("field", i, repr(steps)), []):
                 if _global_reach(ctx, slot):
                     continue
-                kept = _kept_by_grower(ctx, before)
+                kept = _kept_by_grower(ctx, st, before)
                 if "if-null" in flags:
                     kept = ctx.c.OR(kept, ctx.truth(before))
                 value, made = checker.acquire(ctx, st, call.coord, name, call.text, slot.type,
@@ -225,11 +230,13 @@ def _global_reach(ctx, slot) -> bool:
     return steps is None or steps[0][0] == "global" and ["deref"] in steps
 
 
-def _kept_by_grower(ctx, before) -> int:
+def _kept_by_grower(ctx, st, before) -> int:
     """Where a grown field keeps what it held before the call (NOTE [grown-fields]): the
-    caller's own array, or an unknown another callee left there, null or not."""
+    caller's own array, or an unknown another callee left there, null or not (one it may
+    hold on this path: not the one a path where its block was not made would read)."""
     pairs = ctx.locations(before)
-    unknown = any(loc.root.origin == "fresh" for loc, _ in pairs)
+    path = ctx.lit(st.guard)
+    unknown = any(loc.root.origin == "fresh" and ctx.can(path, g) for loc, g in pairs)
     null = -ctx.truth(before) if unknown else FALSE
     return ctx.c.OR_all([gl for loc, gl in pairs if loc.root.origin not in GROWN] + [null])
 

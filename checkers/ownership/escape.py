@@ -15,6 +15,14 @@ from saturn.plugin.checker import FALSE, TRUE, same_int, summarized
 # summaries small (sqlite3Insert's escapees were 5,123 paths of up to 30 hops before the cut).
 POINTER_HOPS = 4
 ESCAPED = "#escaped"
+STORED = "#stored"
+
+# NOTE [stored-escapees]: a callee's escapee it only stores (`vector_set_slot(v, pp)` puts pp
+# in an array, and frees nothing) is marked #stored in its callers, not #escaped (freed, or
+# given to a function that may free it). Both are escapes. But only a stored one may escape
+# under the caller's result's condition (a helper that appends the item only where it could
+# grow the array leaves it the caller's where it failed): a free keeps its own condition
+# (a reference count falling to zero), which callers do not test.
 
 # NOTE [linked-inputs]: an input block a parameter reaches escapes (a summary's escapee) by any
 # route but its own: left where the parameter reaches it, the caller still sees it there. A
@@ -96,8 +104,12 @@ class EscapeRules:
         return ("unknown", None)
 
     def released(self, l) -> int:
-        """Where l was freed or handed to a callee that keeps it (its #escaped attribute)."""
+        """Where l was freed or handed to a callee that may free it (its #escaped attribute)."""
         return self.data.fs.is_(self.ctx.get_attr(self.st, l, ESCAPED), 1)
+
+    def stored_by_callee(self, l) -> int:
+        """Where a callee stored l and freed nothing (NOTE [stored-escapees])."""
+        return self.data.fs.is_(self.ctx.get_attr(self.st, l, STORED), 1)
 
     def escaped(self, l, excluded=frozenset(), direct=frozenset()) -> int:
         """Where l escapes by a route not `excluded`; routes in `direct` are excluded only
@@ -106,7 +118,7 @@ class EscapeRules:
         if key in self.memo:
             return self.memo[key]
         self.memo[key] = FALSE  # a cycle back to (l, X) adds no route
-        out = self.released(l)
+        out = self.c.OR(self.released(l), self.stored_by_callee(l))
         descriptor = l in self.data.handles.values
         slots = self.int_slots() if descriptor else self.pointer_slots()
         for p, value, own in slots:

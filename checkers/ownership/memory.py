@@ -5,7 +5,7 @@
 ALLOC: function → kind: "alloc" (returns new memory or null), "realloc" (argument 0's block is
 freed only on success). OUT_ALLOC: function → (argument whose pointee receives new memory,
 "always", "ret==0" or "ret>=0" for when it does). FREE: function → argument freed (or a tuple
-of them). EXTRA: function → what else its spec says (`fails`, `field`, `if_null`).
+of them). EXTRA: function → what else its spec says (`fails`, `field`, `if_null`, `zeroed`).
 NON_CAPTURING: library functions that read or write through their pointer arguments but keep no
 reference, so passing new memory to them does not make it escape; any other function without a
 body or summary is assumed to keep what it is given.
@@ -33,7 +33,11 @@ KERNEL_ALLOC = (
 
 KERNEL_FREE = {"kfree": 0, "kvfree": 0, "vfree": 0, "kfree_sensitive": 0, "kvfree_sensitive": 0,
                "kzfree": 0, "kmem_cache_free": 1, "kfree_const": 0}
-_LIBC_ALLOC, OUT_ALLOC, _LIBC_FREE, EXTRA = library.memory(library.of_domain("memory"))
+_LIBC_ALLOC, OUT_ALLOC, _LIBC_FREE, _LIBC_EXTRA = library.memory(library.of_domain("memory"))
+# The kernel's allocators whose memory is zero (as calloc's: NOTE [zeroed-blocks]).
+KERNEL_ZEROED = ("kzalloc", "kcalloc", "kzalloc_node", "kcalloc_node", "kmem_cache_zalloc",
+                 "vzalloc", "vzalloc_node", "vcalloc", "kvzalloc", "kvcalloc", "kvzalloc_node")
+EXTRA = {**_LIBC_EXTRA, **{name: {"zeroed": True} for name in KERNEL_ZEROED}}
 ALLOC = {**_LIBC_ALLOC, **{name: "alloc" for name in KERNEL_ALLOC},
          "krealloc": "realloc", "krealloc_array": "realloc", "kvrealloc": "realloc"}
 FREE = {**_LIBC_FREE, **KERNEL_FREE}

@@ -11,7 +11,8 @@ def summary_lines(name: str, thing: str, summary: dict, failure: str = "null") -
     parts = []
     if summary.get("allocator"):
         when = summary.get("allocator_when")
-        parts.append(f"allocator (returns new {thing} or {failure})" +
+        zeroed = ", its bytes zero" if summary.get("zeroed") else ""
+        parts.append(f"allocator (returns new {thing} or {failure}{zeroed})" +
                      (f", new only if {when}" if when else ""))
     elif summary.get("returns_param") is not None:
         parts.append(f"returns param{summary['returns_param']}" +

@@ -43,10 +43,12 @@ def infer(ctx, checker, exit_state) -> dict:
                                                   ctx.exit_value(rv, exit_state))
     summary["out_alloc"] = _out_allocs(ctx, checker, data, rules, g, view)
     summary["field_alloc"] = _field_allocs(ctx, data, rules, g, view)
-    summary["escapees"], kept_if = _escapees(ctx, checker, rules, g, view,
-                                             summary["returns_param"])
+    summary["escapees"], kept_if, stored = _escapees(ctx, checker, rules, g, view,
+                                                     summary["returns_param"])
     if kept_if:
         summary["escapees_if"] = kept_if
+    if stored:
+        summary["stored"] = stored
     if checker.has_descriptors():
         values, values_if = taken.values(ctx, data, rules, g, view)
         if values:
@@ -80,6 +82,8 @@ def _result(ctx, data, rules, g, view, summary) -> None:
         if all(not ctx.can(g, gl, rules.escaped(loc.root, frozenset({RET})))
                for loc, gl in new):
             summary["allocator"] = True
+            if all(loc.addr.zeroed and not ctx.written_in(view.st, loc) for loc, _ in new):
+                summary["zeroed"] = True   # a wrapper of calloc (NOTE [zeroed-blocks])
             summary["fields"], aliases = _owned_fields(ctx, data, rules, g,
                                                        {loc.root for loc, _ in new})
             if aliases:
@@ -264,7 +268,10 @@ def _field_candidates(ctx, data, rules, g, view):
             if new and all(not ctx.can(g, gl, rules.escaped(loc.root, route)) for loc, gl in new):
                 valid = ctx.c.OR_all(ctx.c.AND(gl, data.new_locs[loc.root][0]) for loc, gl in new)
                 when = conditions.find(ctx, g, valid, view, through=i)
-                entry = [i, [["field", obj.step]], when] + _grows(ctx, g, obj, value, other,
+                # The field names its struct (NOTE [view-steps]): a caller's untyped block
+                # (malloc's, calloc's) is seen through the parameter's type.
+                step = ["field", obj.step, p.type.target.key()]
+                entry = [i, [step], when] + _grows(ctx, g, obj, value, other,
                                                                   conditions.lit(ctx, when, view))
                 if "grows" in entry[3:]:
                     entry += _emptied(ctx, g, obj, value, view)
@@ -313,7 +320,7 @@ def _descriptors_in(ctx, data, value) -> list:
     return [(h, lit) for h, lit in found if lit != FALSE]
 
 
-def _escapees(ctx, checker, rules, g, view, returned=None) -> tuple[list, list]:
+def _escapees(ctx, checker, rules, g, view, returned=None) -> tuple[list, list, list]:
     """Locations a parameter or global reaches that escape by a route other than their own
     (freed, or kept elsewhere): a callee that frees what a global holds and clears it
     (`free(list); list = NULL;`) leaves its caller no block to lose. When the summary says the
@@ -321,7 +328,8 @@ def _escapees(ctx, checker, rules, g, view, returned=None) -> tuple[list, list]:
     escape (the caller sees it). Those that escape
     only where the result says the call succeeded come apart, with that condition
     ([[steps, "ret==0"], ...]): a list that links an item in only where it could allocate the
-    node leaves the item its caller's where it failed."""
+    node leaves the item its caller's where it failed. Third, the paths of those that are
+    only stored, never freed (NOTE [stored-escapees])."""
     by_steps: dict[str, tuple] = {}   # one query per interface path, whatever its locations
     for obj, value in list(ctx.inputs.items()):
         for loc, _ in ctx.locations(value):
@@ -346,14 +354,15 @@ def _escapees(ctx, checker, rules, g, view, returned=None) -> tuple[list, list]:
     found = sorted(((steps, lit, freed) for (steps, lit, freed), may in
                     zip(paths, ctx.which_may([l for _, l, _ in paths], g)) if may),
                    key=lambda sl: ctx.render_path(sl[0]))
-    whens = _kept_when(ctx, g, found[:CONDITIONAL_ESCAPEES], view)
+    freed = ctx.which_may([f for _, _, f in found], g) if found else []
+    whens = _kept_when(ctx, g, found[:CONDITIONAL_ESCAPEES], freed, view)
     always, kept_if = [], []
     for (steps, _, _), when in zip(found, whens + ["always"] * len(found)):
         if when == "always":
             always.append(steps)
         else:
             kept_if.append([steps, when])
-    return always, kept_if
+    return always, kept_if, [steps for (steps, _, _), may in zip(found, freed) if not may]
 
 
 def _returned_as_is(ctx, loc) -> bool:
@@ -363,14 +372,13 @@ def _returned_as_is(ctx, loc) -> bool:
     return ctx.result_copy is not None and ctx.interface_steps(loc) == ctx.result_copy
 
 
-def _kept_when(ctx, g, found, view) -> list[str]:
+def _kept_when(ctx, g, found, freed, view) -> list[str]:
     """For each escapee, the result's condition of its escape where it escapes by being stored
     only. A free, or a callee that took the block, counts as an escape on every path: a release
     that says whether a reference count fell to zero frees under a condition its callers do not
     test, and a buffer grown in place frees the old block only where it succeeded, and keeps
-    it (NOTE [grown-fields]). Whether each may be freed is one round of models for all."""
+    it (NOTE [grown-fields]). `freed`: whether each may be freed (NOTE [stored-escapees])."""
     if view.ret is None or not found:
         return ["always"] * len(found)
-    freed = ctx.which_may([f for _, _, f in found], g)
     return ["always" if may else conditions.result_only(ctx, g, lit, view)
             for (_, lit, _), may in zip(found, freed)]

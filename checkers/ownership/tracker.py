@@ -18,7 +18,7 @@ from saturn.plugin.checker import (TRUE, Checker, FiniteState, block, equals_con
 from saturn.ir import types as T
 
 from . import apply, conditions, handles, render, report, summary as summaries
-from .escape import ESCAPED
+from .escape import ESCAPED, STORED
 from .memory import CHECKS_ONLY, READS_ONLY, WRITES_ONLY, released, spec_member
 
 
@@ -71,7 +71,8 @@ class OwnershipChecker(Checker[OwnData]):
 
     def begin(self, ctx):
         data = self.keep_state(ctx, OwnData(FiniteState(ctx.c, 2), self.arrays_escape))
-        ctx.declare_attribute(ESCAPED, lambda key, d=data: d.fs.const(0), through_havoc=True)
+        for attr in (ESCAPED, STORED):
+            ctx.declare_attribute(attr, lambda key, d=data: d.fs.const(0), through_havoc=True)
 
     # -- acquisition and escape -----------------------------------------------------------------
     def allocate(self, ctx, st, coord, what, text, valid=None):
@@ -110,7 +111,9 @@ class OwnershipChecker(Checker[OwnData]):
         """Whether this checker's things may be integers (NOTE [descriptors])."""
         return False
 
-    def escape(self, ctx, st, locations, coord=None, text=None):
+    def escape(self, ctx, st, locations, coord=None, text=None, attr=ESCAPED):
+        """`locations` escape where their guards hold: #escaped (freed, or given to a function
+        that may free them), or with attr=STORED kept by a callee that only stores them."""
         fs, data = self.state(ctx).fs, self.state(ctx)
         # One update per block (a summary's paths reach a block many ways), and only on blocks
         # whose #escaped is read (escape.py): new ones, and the inputs the escapees are
@@ -123,7 +126,7 @@ class OwnershipChecker(Checker[OwnData]):
                 by_root.setdefault(root, []).append(g)
         for root, gs in by_root.items():   # first-seen order: NOTE [gate-order]
             g = ctx.c.OR_all(gs)
-            ctx.set_attr(st, root, ESCAPED, fs.const(1), g)
+            ctx.set_attr(st, root, attr, fs.const(1), g)
             if root in data.handles.values:
                 data.handles.taken.add(root)
             if text and root in data.new_locs:
@@ -249,6 +252,9 @@ class OwnershipChecker(Checker[OwnData]):
         asked = -ctx.truth(args[k]) if k is not None and k < len(args) else None
         valid = None if asked is None else ctx.c.AND(asked, ctx.c.new_var())
         value, made = self.acquire(ctx, st, call.coord, name, call.text, call.ret, valid)
+        if extra.get("zeroed"):   # NOTE [zeroed-blocks]
+            for loc, _ in ctx.locations(value):
+                loc.addr.zeroed = True
         if self.has_descriptors() and isinstance(call.ret, T.IntT):
             # POSIX: -1 on failure, else a descriptor the process did not have open (the
             # standard streams are: NOTE [descriptors]).

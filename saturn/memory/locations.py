@@ -9,14 +9,16 @@ _uids = itertools.count(1)
 
 
 class Address:
-    """AddrOf(o) (§2.2.4.2); `bits` (the integer value of a pointer to it) is made on demand."""
-    __slots__ = ("uid", "views", "bits", "root")
+    """AddrOf(o) (§2.2.4.2); `bits` (the integer value of a pointer to it) is made on demand;
+    `zeroed`: a block whose bytes are zero until written (calloc's)."""
+    __slots__ = ("uid", "views", "bits", "root", "zeroed")
 
     def __init__(self, root: "Obj | None" = None):
         self.uid = next(_uids)
         self.views: dict[str, Obj] = {}
         self.bits = None
         self.root = root
+        self.zeroed = False
 
 
 class Obj:

@@ -162,6 +162,11 @@ class FunctionContext:
                     if obj not in state.memory and isinstance(v, GLS)]
         return out
 
+    def written_in(self, state, obj) -> bool:
+        """Whether the state holds a write to any part of obj's block, through any view."""
+        addr = obj.root.addr
+        return any(o.root.addr is addr for o in state.memory)
+
     def int_slots(self, state):
         """Every integer-valued object in a state, with its value (which may be lazy still)."""
         return [(obj, v) for obj, v in state.memory.items()

@@ -66,6 +66,11 @@ class Environment:
         return Obj(ctype if ctype is not None else T.VOID, None, None, None, path, display, origin)
 
     # -- values -------------------------------------------------------------------------------
+    # NOTE [zeroed-blocks]: a block whose Address is `zeroed` (calloc's, kzalloc's: the
+    # checkers mark what a `zeroed = true` spec returns) holds zero in every pointer and
+    # integer its function has not written, through every view of it: a field of a calloc'ed
+    # struct is null, so a callee that fills it only where it was null does fill it there.
+    # Other blocks' unwritten contents stay unknown.
     def initial(self, obj: Obj):
         """The value an object holds before the function writes it (memoised: one per object)."""
         got = self.initial_values.get(obj)
@@ -74,6 +79,8 @@ class Environment:
         root = obj.root
         if root.origin == "static":
             value = self.overlay.get(obj) or self.zero(obj.type)
+        elif root.addr.zeroed and isinstance(obj.type, (T.PtrT, T.IntT)):
+            value = self.zero(obj.type)   # NOTE [zeroed-blocks]
         elif (back := back_link(obj)) is not None:
             value = gls.single(back)
         elif (head := list_anchor(obj)) is not None:
