@@ -1,7 +1,7 @@
 """What a checker sees of one function's analysis (the hooks' argument; see saturn/plugin/checker.py)."""
 from __future__ import annotations
 
-from ..bitvec.compare import eq as bits_equal
+from ..bitvec.compare import eq as bv_eq
 from ..bitvec.vec import BitVec, const
 from ..ir import nodes as N
 from ..ir import types as T
@@ -345,7 +345,7 @@ class FunctionContext:
             members = getattr(obj.type, "enum", ())
             if members and isinstance(v, BitVec):
                 out.append(self.c.OR_all(
-                    [bits_equal(self.c, v, const(k, v.width, v.signed)) for _, k in members]))
+                    [bv_eq(self.c, v, const(k, v.width, v.signed)) for _, k in members]))
         return out
 
     def _depends(self, guard_lit, extra, reached, side) -> bool:
