@@ -51,7 +51,10 @@ class Run:
         if not self.mirrors:
             sys.exit("fixes.py: say where the git mirrors are: --mirrors DIR or $SATURN_MIRRORS")
         self.cache = tools.Cache(os.path.join(OUT, "cache"), args.fresh)
-        self.inputs_hash = tools.source_hash(["bench/fixes_inputs.py"])
+        # What a side's inputs come from: the context's choice reads libc.toml's names too.
+        self.inputs_hash = tools.source_hash(["bench/fixes_inputs.py", "bench/fixes_context.py",
+                                              "bench/fixes_sources.py",
+                                              "checkers/library/libc.toml"])
         self.builds: dict[str, inputs.Build] = {}
 
     def build_of(self, p) -> inputs.Build:

@@ -55,6 +55,19 @@ def test_a_reports_notes_keep_only_what_the_bug_depends_on(tmp_path):
                      "w.c:12: note: 'parse' returns here and the block is lost"], proc.stdout
 
 
+def test_a_witness_gives_an_enum_input_one_of_its_enumerators(tmp_path):
+    """NOTE [enum-witnesses]: the path needs a type none of the branches handles; the witness
+    names one (`enum kind k` declared apart from its definition too), not some other int."""
+    (tmp_path / "e.c").write_text(
+        "#include <stdlib.h>\nenum kind { K_UDP, K_TCP, K_SSL = 5, K_HTTP };\n"
+        "typedef enum kind kind_t;\nint *mk(kind_t k) {\n  int *c = malloc(4);\n"
+        "  if (!c) return NULL;\n  if (k == K_TCP || k == K_SSL || k == K_HTTP) return c;\n"
+        "  return NULL;\n}\n")
+    proc = saturn("check", "--checkers", "leak", "--no-db", "e.c", cwd=str(tmp_path))
+    notes = [ln.strip() for ln in proc.stdout.splitlines() if ": note: " in ln]
+    assert "e.c:4: note: k = K_UDP" in notes, proc.stdout
+
+
 def test_no_reports_exit_zero(tmp_path):
     (tmp_path / "ok.c").write_text("int f(int x) { return x; }\n")
     proc = saturn("check", "--checkers", "assert", str(tmp_path))

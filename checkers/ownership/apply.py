@@ -9,14 +9,15 @@ from . import conditions
 from .escape import ESCAPED, POINTER_HOPS, STORED
 
 
-def resolve_escapees(ctx, checker, summary, args, st) -> list:
+def resolve_escapees(ctx, checker, summary, args, st) -> tuple[list, list]:
     """Before the call's effects (they change what paths lead to): the escapees' objects, and
     what they hold — a callee that keeps a struct keeps what the struct points to (the caller's
     `&pinfo` whose `kernel->private_data` is new memory) — and the descriptors the `values`
     paths hold; those the callee only stores apart (NOTE [stored-escapees])."""
     out, stored, memo = [], [], {}
+    only_stored = {repr(s) for s in summary.get("stored", ())}
     for steps in summary.get("escapees", []):
-        (stored if steps in summary.get("stored", ()) else out).extend(
+        (stored if repr(steps) in only_stored else out).extend(
             ctx.resolve(steps, args, None, st, memo))
     out = out + held_by(ctx, checker, st, out) if out else out
     stored = stored + held_by(ctx, checker, st, stored) if stored else stored
@@ -47,9 +48,10 @@ def resolve_kept_if(ctx, checker, summary, args, st) -> list:
     and what they hold, and the descriptors of its `values_if`, each with its condition:
     [(when, locations, attribute)]."""
     out, memo = [], {}
+    only_stored = {repr(s) for s in summary.get("stored", ())}
     for steps, when in summary.get("escapees_if", []):
         objs = ctx.resolve(steps, args, None, st, memo)
-        attr = STORED if steps in summary.get("stored", ()) else ESCAPED
+        attr = STORED if repr(steps) in only_stored else ESCAPED
         out.append((when, objs + held_by(ctx, checker, st, objs) if objs else objs, attr))
     for steps, when in summary.get("values_if", []):
         out.append((when, _taken(ctx, checker, steps, args, st, memo), ESCAPED))

@@ -111,6 +111,10 @@ class EscapeRules:
         """Where a callee stored l and freed nothing (NOTE [stored-escapees])."""
         return self.data.fs.is_(self.ctx.get_attr(self.st, l, STORED), 1)
 
+    def let_go(self, l) -> int:
+        """Where l was freed, or given to a callee that keeps it, either way."""
+        return self.c.OR(self.released(l), self.stored_by_callee(l))
+
     def escaped(self, l, excluded=frozenset(), direct=frozenset()) -> int:
         """Where l escapes by a route not `excluded`; routes in `direct` are excluded only
         where l itself is stored in them, not where new memory that holds l is."""
@@ -118,7 +122,7 @@ class EscapeRules:
         if key in self.memo:
             return self.memo[key]
         self.memo[key] = FALSE  # a cycle back to (l, X) adds no route
-        out = self.c.OR(self.released(l), self.stored_by_callee(l))
+        out = self.let_go(l)
         descriptor = l in self.data.handles.values
         slots = self.int_slots() if descriptor else self.pointer_slots()
         for p, value, own in slots:

@@ -198,10 +198,10 @@ def _handed(ctx, data, rules, g, new, route):
     freed or kept by a callee (a reader that frees its buffer where the read fails, leaving
     `*buf` dangling, still hands it out where it succeeds); None where a block may escape by
     another route while still there, or is never handed out."""
-    if not new or any(ctx.can(g, gl, rules.escaped(loc.root, route), -rules.released(loc.root))
+    if not new or any(ctx.can(g, gl, rules.escaped(loc.root, route), -rules.let_go(loc.root))
                       for loc, gl in new):
         return None
-    valid = ctx.c.OR_all(ctx.c.AND_all([gl, data.new_locs[loc.root][0], -rules.released(loc.root)])
+    valid = ctx.c.OR_all(ctx.c.AND_all([gl, data.new_locs[loc.root][0], -rules.let_go(loc.root)])
                          for loc, gl in new)
     return valid if ctx.can(g, valid) else None
 
@@ -340,7 +340,8 @@ def _escapees(ctx, checker, rules, g, view, returned=None) -> tuple[list, list, 
                     sum(1 for s in steps if s[0] == "deref") > POINTER_HOPS:
                 continue
             freed = rules.released(loc)
-            if steps[0][0] == "global" and freed == FALSE:
+            if steps[0][0] == "global" and freed == FALSE and \
+                    rules.stored_by_callee(loc) == FALSE:
                 continue   # a global's block stays the global's unless the function let it go
             excluded = {(steps[0][0], steps[0][1])}
             if returned == steps[0][1] or _returned_as_is(ctx, loc):

@@ -9,6 +9,8 @@ from pycparser.c_generator import CGenerator
 from . import types as T
 from .consteval import ConstEval
 
+MAX_ENUMERATORS = 64   # an enum's enumerators a witness may choose among
+
 
 class Scope:
     """One lexical scope: ordinary identifiers (symbols, typedefs, enum constants) and tags."""
@@ -131,15 +133,22 @@ class TypeResolver:
         return self.resolve(node.declaration, scope)
 
     def _t_Enum(self, node, scope):
-        if node.values is not None:
-            value = 0
-            for e in node.values.enumerators:
-                if e.value is not None:
-                    got = self.consts.eval(e.value, scope)
-                    value = got if got is not None else value
-                scope.names[e.name] = ("enum", value)
-                value += 1
-        return T.INT
+        """int, with the enumerators (those of the tag's definition, for `enum tag x`)."""
+        tag = f"enum {node.name}" if node.name else None
+        if node.values is None:
+            return (scope.lookup_tag(tag) if tag else None) or T.INT
+        value, members = 0, []
+        for e in node.values.enumerators:
+            if e.value is not None:
+                got = self.consts.eval(e.value, scope)
+                value = got if got is not None else value
+            scope.names[e.name] = ("enum", value)
+            members.append((e.name, value))
+            value += 1
+        t = T.IntT(32, True, enum=tuple(members[:MAX_ENUMERATORS]))
+        if tag:
+            scope.tags[tag] = t
+        return t
 
     def _t_Struct(self, node, scope, union=False):
         tag = node.name

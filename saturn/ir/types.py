@@ -27,6 +27,9 @@ class IntT(CType):
     bits: int
     signed: bool
     is_bool: bool = False
+    # An enum's enumerators, (name, value) each, outside the type's identity: a witness
+    # names them (NOTE [enum-witnesses] in saturn/symex/context.py).
+    enum: tuple = field(default=(), compare=False, repr=False)
 
     @property
     def size(self):

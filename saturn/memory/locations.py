@@ -68,6 +68,19 @@ def blurred(obj: Obj) -> bool:
     return False
 
 
+def unzero(obj: Obj) -> None:
+    """NOTE [zeroed-blocks]: a write the analysis does not follow object by object (at an
+    unknown offset, a whole copy, a library function's, an unknown callee's) leaves the rest
+    of the block unknown, not zero: the blocks `obj` is part of, or past, are zeroed no more."""
+    cur = obj
+    for _ in range(8):
+        cur = cur.root
+        cur.addr.zeroed = False
+        cur = cur.derived_from or (cur.container_of[0] if cur.container_of else None)
+        if cur is None:
+            return
+
+
 def field_path(base: str, name: str) -> str:
     if base.startswith("*"):
         return f"({base}).{name}"

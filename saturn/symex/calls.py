@@ -10,7 +10,7 @@ from ..ir import types as T
 from ..logic.circuit import FALSE
 from ..memory import gls
 from ..memory.gls import GLS
-from ..memory.locations import child
+from ..memory.locations import child, unzero
 from . import copies, results
 from .interface import resolve, value_at
 from .lazy import force
@@ -49,6 +49,8 @@ def default_call(ev, call: N.Call, args: list, st) -> None:
         # (NOTE [kept-bits]).
         if effect != "release":   # NOTE [whole-arrays]: what it surely writes, for summaries
             ev.written_whole.update((loc, None) for loc, _ in _destination(written, effect))
+            for loc, _ in pointed:
+                unzero(loc)
         for obj in ev.met(st):
             if effect == "release" and not isinstance(obj.type, T.PtrT):
                 continue
@@ -68,6 +70,8 @@ def _forget_for_unknown(ev, call, pointed, st) -> None:
     `remove_map(mpp, vecs->mpvec)` two calls down). That is all it may have changed, though
     its writes may all have gone elsewhere (counters in a global)."""
     roots = {loc.root for loc, _ in pointed}
+    for root in roots:
+        unzero(root)
     callee_file = ev.program_function_file(call.callee)
     unlisted = call.callee in ev.unlisted
     for obj in (ev.met(st) if unlisted else list(st.memory)):
@@ -76,6 +80,7 @@ def _forget_for_unknown(ev, call, pointed, st) -> None:
             continue   # NOTE [lock-paths]
         if root in roots or _visible_global(ev, root, callee_file) or \
                 unlisted and _reached_from(root, roots):
+            unzero(root)
             ev.forget(obj, st)
 
 
@@ -115,6 +120,8 @@ def _summarized_call(ev, call, args, st, modifies, label) -> None:
               for hit in resolve(ev, steps[:-1], args, None, st, memo)]
     if wholes:   # NOTE [whole-arrays]: what was met inside them, before anything changes
         ev.written_whole.update((obj, None) for obj, _ in wholes)
+        for obj, _ in wholes:
+            unzero(obj)
         named = {obj for _, (obj, _) in targets}
         targets += [(f"inside:{obj.uid}", (obj, g)) for obj in ev.met(st)
                     if obj not in named and (g := _under(ev.c, obj, wholes)) != FALSE]

@@ -1,6 +1,7 @@
 """What a checker sees of one function's analysis (the hooks' argument; see saturn/plugin/checker.py)."""
 from __future__ import annotations
 
+from ..bitvec.compare import eq as bv_eq
 from ..bitvec.vec import BitVec, const
 from ..ir import nodes as N
 from ..ir import types as T
@@ -300,7 +301,9 @@ class FunctionContext:
         inputs = [(obj, v) for obj, v in self.env.inputs if not isinstance(v, GLS)][:12]
         observe += [b for _, v in inputs for b in v.bits]
         observe += [lit for lit, _, _ in events]
-        model = self.may(guard_lit, *extra, observe=observe)
+        named = self._enumerators(inputs)
+        model = (self.may(guard_lit, *extra, *named, observe=observe) if named else None) or \
+            self.may(guard_lit, *extra, observe=observe)
         if model is None:
             return []
         self.last_model = model
@@ -326,9 +329,24 @@ class FunctionContext:
             raw = model.bits(v.bits)
             if v.signed and raw >> (v.width - 1):
                 raw -= 1 << v.width
-            notes.append(TraceNote(self.fn.file, self.fn.line, f"{obj.display} = {raw}"))
+            name = next((n for n, k in getattr(obj.type, "enum", ()) if k == raw), None)
+            notes.append(TraceNote(self.fn.file, self.fn.line,
+                                   f"{obj.display} = {name or raw}"))
         notes.sort(key=lambda n: (n.file != self.fn.file, n.line))
         return notes
+
+    # NOTE [enum-witnesses]: a witness gives an enum input one of its enumerators where the
+    # report's path allows one (the path is the same: the values are only preferred), and
+    # names it. C lets an enum hold any int, but no caller passes `port_type = -2147483643`.
+    def _enumerators(self, inputs) -> list[int]:
+        """For each enum-typed input: the literal "it holds one of its enumerators"."""
+        out = []
+        for obj, v in inputs:
+            members = getattr(obj.type, "enum", ())
+            if members and isinstance(v, BitVec):
+                out.append(self.c.OR_all(
+                    [bv_eq(self.c, v, const(k, v.width, v.signed)) for _, k in members]))
+        return out
 
     def _depends(self, guard_lit, extra, reached, side) -> bool:
         """NOTE [witness-slice]: whether every path of the report goes through this branch's

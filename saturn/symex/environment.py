@@ -67,10 +67,12 @@ class Environment:
 
     # -- values -------------------------------------------------------------------------------
     # NOTE [zeroed-blocks]: a block whose Address is `zeroed` (calloc's, kzalloc's: the
-    # checkers mark what a `zeroed = true` spec returns) holds zero in every pointer and
-    # integer its function has not written, through every view of it: a field of a calloc'ed
-    # struct is null, so a callee that fills it only where it was null does fill it there.
-    # Other blocks' unwritten contents stay unknown.
+    # ownership checkers mark what a `zeroed = true` spec returns) holds zero in every pointer
+    # and integer its function has not written, through every view of it: a field of a
+    # calloc'ed struct is null, so a callee that fills it only where it was null does fill it
+    # there. A write the analysis follows only for the objects it met (at an unknown offset, a
+    # whole copy, a library function's or an unknown callee's) makes the block unknown again
+    # (locations.unzero), on every path: as other blocks' unwritten contents are.
     def initial(self, obj: Obj):
         """The value an object holds before the function writes it (memoised: one per object)."""
         got = self.initial_values.get(obj)

@@ -7,7 +7,7 @@ from ..bitvec.vec import const
 from ..ir import nodes as N
 from ..ir import types as T
 from ..logic.circuit import FALSE, TRUE
-from ..memory.locations import Obj, blurred, child
+from ..memory.locations import Obj, blurred, child, unzero
 from .expr import MAX_TRACKED_INDEX
 from .lazy import Mux, force
 
@@ -65,6 +65,8 @@ class LvalueEval:
     def store_obj(self, obj: Obj, value, g: int, st) -> None:
         if blurred(obj):
             self.written_past.add(obj)   # NOTE [somewhere-past]
+        if blurred(obj) or blurred(obj.addr.root or obj):   # (a view of one, too)
+            unzero(obj)
         for target in union_members(obj):
             stored = self.coerce(value, target.type)
             if g == TRUE:
@@ -87,6 +89,8 @@ class LvalueEval:
         if not dsts or not srcs:
             return
         budget = [COPY_LIMIT]
+        for d, _ in dsts:
+            unzero(d)   # the leaves not copied one by one
         for d, gd in dsts:
             for s, gs in srcs:
                 self._copy(d, s, self.c.AND(gd, gs), st, budget)

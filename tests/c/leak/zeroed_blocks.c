@@ -117,3 +117,70 @@ int bad_zalloc_then_fill(int n) {
     use(s);
     return 0;
 }
+
+// Writes the analysis follows only for the objects it met leave the rest of the block
+// unknown, not zero: a library function's (memcpy), an unknown callee's, one at an unknown
+// index. Each caller loses `t` only where a field it never wrote is not zero.
+#include <string.h>
+void sock_fill_unknown(struct sock *s);
+
+int bad_after_memcpy(const struct sock *src) {
+    struct sock *s = calloc(1, sizeof *s);
+    char *t = malloc(4);   // expect: memory.leak
+    if (!s || !t) {
+        free(s);
+        free(t);
+        return -1;
+    }
+    memcpy(s, src, sizeof *s);
+    if (s->fd != 0) {
+        free(s);
+        return 1;
+    }
+    free(t);
+    free(s);
+    return 0;
+}
+
+int bad_after_unknown_callee(void) {
+    struct sock *s = calloc(1, sizeof *s);
+    char *t = malloc(4);   // expect: memory.leak
+    if (!s || !t) {
+        free(s);
+        free(t);
+        return -1;
+    }
+    sock_fill_unknown(s);
+    if (s->fd != 0) {
+        free(s);
+        return 1;
+    }
+    free(t);
+    free(s);
+    return 0;
+}
+
+int bad_after_unknown_index(int i) {
+    int *a = calloc(4, sizeof *a);
+    char *t = malloc(4);   // expect: memory.leak
+    if (!a || !t) {
+        free(a);
+        free(t);
+        return -1;
+    }
+    a[i] = 1;
+    if (a[0] != 0) {
+        free(a);
+        return 1;
+    }
+    free(t);
+    free(a);
+    return 0;
+}
+
+struct sock *sock_copy(const struct sock *src) {   // expect-summary: sock_copy: allocator (returns new memory or null);
+    struct sock *s = calloc(1, sizeof *s);
+    if (s)
+        memcpy(s, src, sizeof *s);
+    return s;
+}
