@@ -14,14 +14,35 @@ RESULTS = os.path.join(HERE, "history", "results.json")
 # Saturn's reports that stay at a fix, read and found to be true bugs the fix left (another
 # path, another block): commit -> {"reports": [report without its line], "why": ...}.
 STAYS = os.path.join(HERE, "history", "stays.json")
+# A tool's reports at the parent, read and found not to be the fixed bug (a false report, or
+# another bug, in a function the fix changed): a commit whose every such report is listed is
+# no find. commit -> {"reports": [report without its line], "why": ...}.
+NOT_THE_BUG = os.path.join(HERE, "history", "not_the_bug.json")
 TOOLS = ("saturn", "clang", "cppcheck")
+
+
+def _read(path: str) -> dict:
+    try:
+        return json.load(open(path))
+    except (OSError, ValueError):
+        return {}
+
+
+def found(rec: dict, tool: str) -> bool:
+    """Whether the tool found the fixed bug: a report of its kind in a changed function at the
+    parent, not every one of them read as not the bug (NOT_THE_BUG)."""
+    r = rec.get(tool)
+    if not r or not r["found"]:
+        return False
+    read = set(_read(NOT_THE_BUG).get(rec["commit"], {}).get("reports", []))
+    return not all(unplaced(h) in read for h in r["before"])
 
 
 def _mark(rec: dict, tool: str) -> str:
     r = rec.get(tool)
     if r is None:
         return "n/a"
-    return ("found+gone" if r["gone"] else "found") if r["found"] else "-"
+    return ("found+gone" if r["gone"] else "found") if found(rec, tool) else "-"
 
 
 def progress(rec: dict) -> str:
@@ -54,11 +75,11 @@ def _row(label: str, recs: list[dict]) -> str:
     text = f"{label:16} {len(recs):7} {len(done):8}"
     for tool in TOOLS:
         ran = [r for r in done if r.get(tool)]
-        found = [r for r in ran if r[tool]["found"]]
-        gone = [r for r in found if r[tool]["gone"]]
-        went = [r for r in found if r[tool].get("went")]
-        text += f"   {_pct(len(found), len(ran))} {_pct(len(gone), len(found))} " \
-                f"{_pct(len(went), len(found))}"
+        hit = [r for r in ran if found(r, tool)]
+        gone = [r for r in hit if r[tool]["gone"]]
+        went = [r for r in hit if r[tool].get("went")]
+        text += f"   {_pct(len(hit), len(ran))} {_pct(len(gone), len(hit))} " \
+                f"{_pct(len(went), len(hit))}"
     return text
 
 
@@ -124,15 +145,12 @@ def stays_true(rec: dict, stays: dict) -> bool:
 
 def gone_but_true(records: list[dict]) -> str:
     """Saturn's gone, counting a fix whose remaining reports are all other true bugs."""
-    try:
-        stays = json.load(open(STAYS))
-    except (OSError, ValueError):
-        stays = {}
-    found = [r for r in records if r["status"] == "analysed" and not apart(r)
-             and r.get("saturn", {}).get("found")]
-    gone = [r for r in found if r["saturn"]["gone"] or stays_true(r, stays)]
+    stays = _read(STAYS)
+    hit = [r for r in records if r["status"] == "analysed" and not apart(r)
+           and found(r, "saturn")]
+    gone = [r for r in hit if r["saturn"]["gone"] or stays_true(r, stays)]
     return (f"\nSaturn, gone or leaving only reports read as other true bugs "
-            f"(bench/history/stays.json): {_pct(len(gone), len(found))} of {len(found)} found")
+            f"(bench/history/stays.json): {_pct(len(gone), len(hit))} of {len(hit)} found")
 
 
 def misses_listing(records: list[dict], chosen: list[dict]) -> list[str]:
@@ -152,7 +170,7 @@ def misses_listing(records: list[dict], chosen: list[dict]) -> list[str]:
 
 
 def is_miss(rec: dict) -> bool:
-    return rec["status"] == "analysed" and not rec.get("saturn", {}).get("found", True)
+    return rec["status"] == "analysed" and "saturn" in rec and not found(rec, "saturn")
 
 
 def load_old() -> list[dict]:

@@ -39,16 +39,22 @@ def test_json_output_and_determinism():
     assert {"files", "skipped_files", "functions", "incomplete", "reused", "seconds"} <= set(a["stats"])
 
 
+def _leak_notes(tmp_path, name: str, source: str):
+    """(the run, its note lines) of the leak checker on one file."""
+    (tmp_path / name).write_text(source)
+    proc = saturn("check", "--checkers", "leak", "--no-db", name, cwd=str(tmp_path))
+    return proc, [ln.strip() for ln in proc.stdout.splitlines() if ": note: " in ln]
+
+
 def test_a_reports_notes_keep_only_what_the_bug_depends_on(tmp_path):
     """NOTE [witness-slice]: the option loop before the allocation, and the value it reads,
     are no part of the leak; the test that loses the block is."""
-    (tmp_path / "w.c").write_text(
+    proc, notes = _leak_notes(
+        tmp_path, "w.c",
         "#include <stdlib.h>\nint opt(int i);\nint parse(int argc, int verbose) {\n"
         "  int flags = 0;\n  for (int i = 0; i < argc; i++)\n    if (opt(i) == 'v') flags++;\n"
         "  if (verbose > 3) flags++;\n  char *buf = malloc(16);\n  if (buf == NULL)\n"
         "    return -1;\n  if (opt(flags) < 0)\n    return -2;\n  free(buf);\n  return flags;\n}\n")
-    proc = saturn("check", "--checkers", "leak", "--no-db", "w.c", cwd=str(tmp_path))
-    notes = [ln.strip() for ln in proc.stdout.splitlines() if ": note: " in ln]
     assert notes == ["w.c:8: note: memory allocated by 'malloc(16)'",
                      "w.c:9: note: 'buf == ((void *) 0)' is false",
                      "w.c:11: note: 'opt(flags) < 0' is true",
@@ -58,13 +64,12 @@ def test_a_reports_notes_keep_only_what_the_bug_depends_on(tmp_path):
 def test_a_witness_gives_an_enum_input_one_of_its_enumerators(tmp_path):
     """NOTE [enum-witnesses]: the path needs a type none of the branches handles; the witness
     names one (`enum kind k` declared apart from its definition too), not some other int."""
-    (tmp_path / "e.c").write_text(
+    proc, notes = _leak_notes(
+        tmp_path, "e.c",
         "#include <stdlib.h>\nenum kind { K_UDP, K_TCP, K_SSL = 5, K_HTTP };\n"
         "typedef enum kind kind_t;\nint *mk(kind_t k) {\n  int *c = malloc(4);\n"
         "  if (!c) return NULL;\n  if (k == K_TCP || k == K_SSL || k == K_HTTP) return c;\n"
         "  return NULL;\n}\n")
-    proc = saturn("check", "--checkers", "leak", "--no-db", "e.c", cwd=str(tmp_path))
-    notes = [ln.strip() for ln in proc.stdout.splitlines() if ": note: " in ln]
     assert "e.c:4: note: k = K_UDP" in notes, proc.stdout
 
 
