@@ -15,7 +15,7 @@ def resolve_escapees(ctx, checker, summary, args, st) -> tuple[list, list]:
     `&pinfo` whose `kernel->private_data` is new memory) — and the descriptors the `values`
     paths hold; those the callee only stores apart (NOTE [stored-escapees])."""
     out, stored, memo = [], [], {}
-    only_stored = {repr(s) for s in summary.get("stored", ())}
+    only_stored = _only_stored(summary)
     for steps in summary.get("escapees", []):
         (stored if repr(steps) in only_stored else out).extend(
             ctx.resolve(steps, args, None, st, memo))
@@ -48,7 +48,7 @@ def resolve_kept_if(ctx, checker, summary, args, st) -> list:
     and what they hold, and the descriptors of its `values_if`, each with its condition:
     [(when, locations, attribute)]."""
     out, memo = [], {}
-    only_stored = {repr(s) for s in summary.get("stored", ())}
+    only_stored = _only_stored(summary)
     for steps, when in summary.get("escapees_if", []):
         objs = ctx.resolve(steps, args, None, st, memo)
         attr = STORED if repr(steps) in only_stored else ESCAPED
@@ -56,6 +56,11 @@ def resolve_kept_if(ctx, checker, summary, args, st) -> list:
     for steps, when in summary.get("values_if", []):
         out.append((when, _taken(ctx, checker, steps, args, st, memo), ESCAPED))
     return out
+
+
+def _only_stored(summary) -> set:
+    """The escapee paths the callee only stores (NOTE [stored-escapees]), by repr."""
+    return {repr(s) for s in summary.get("stored", ())}
 
 
 def held_by(ctx, checker, st, locations, depth: int = POINTER_HOPS):
@@ -139,8 +144,8 @@ def _allocated_result(ctx, checker, call, summary, args, st, name) -> None:
     if summary.get("allocator_when"):
         valid = ctx.c.AND(valid or ctx.c.new_var(), conditions.lit(
             ctx, summary["allocator_when"], conditions.CallView(ctx, None, args, st)))
-    obj, v = checker.allocate(ctx, st, call.coord, name, call.text, valid)
-    obj.addr.zeroed = bool(summary.get("zeroed"))   # NOTE [zeroed-blocks]
+    obj, v = checker.allocate(ctx, st, call.coord, name, call.text, valid,
+                              bool(summary.get("zeroed")))
     ctx.store(call.lv, ctx.pointer([(obj, v), (None, -v)]), st)
     typed = ctx.pointer([(ctx.view(obj, getattr(call.lv.type, "target", None)), v)])
     made, holders = {}, {repr([]): (typed, v)}

@@ -75,24 +75,26 @@ class OwnershipChecker(Checker[OwnData]):
             ctx.declare_attribute(attr, lambda key, d=data: d.fs.const(0), through_havoc=True)
 
     # -- acquisition and escape -----------------------------------------------------------------
-    def allocate(self, ctx, st, coord, what, text, valid=None):
-        """A new location, valid where `valid` holds (fresh: the acquisition may fail)."""
+    def allocate(self, ctx, st, coord, what, text, valid=None, zeroed=False):
+        """A new location, valid where `valid` holds (fresh: the acquisition may fail); its
+        bytes zero where `zeroed` (NOTE [zeroed-blocks])."""
         data = self.state(ctx)
         obj = ctx.new_object(f"<{what}@{coord.line}>")
+        obj.addr.zeroed = zeroed
         v = ctx.c.new_var() if valid is None else valid
         lit = ctx.c.AND(ctx.lit(st.guard), v)
         data.new_locs[obj] = (lit, coord, what, text)
         data.events.append((obj, lit, coord, f"{self.acquired_by(what)} '{text}'"))
         return obj, v
 
-    def acquire(self, ctx, st, coord, what, text, ctype, valid=None):
+    def acquire(self, ctx, st, coord, what, text, ctype, valid=None, zeroed=False):
         """A new thing of C type `ctype` (a descriptor when it is an integer and the checker
         has them, else a pointer to a new location): the value that refers to it, and where it
         was made (the acquisition succeeded)."""
         if self.has_descriptors() and isinstance(ctype, T.IntT):
             obj, value = handles.allocate(self, ctx, st, coord, what, text, valid)
             return value, self.state(ctx).new_locs[obj][0]
-        obj, v = self.allocate(ctx, st, coord, what, text, valid)
+        obj, v = self.allocate(ctx, st, coord, what, text, valid, zeroed)
         return ctx.pointer([(obj, v), (None, -v)]), v
 
     def given(self, ctx, value):
@@ -251,10 +253,8 @@ class OwnershipChecker(Checker[OwnData]):
         k = extra.get("if_null")
         asked = -ctx.truth(args[k]) if k is not None and k < len(args) else None
         valid = None if asked is None else ctx.c.AND(asked, ctx.c.new_var())
-        value, made = self.acquire(ctx, st, call.coord, name, call.text, call.ret, valid)
-        if extra.get("zeroed"):   # NOTE [zeroed-blocks]
-            for loc, _ in ctx.locations(value):
-                loc.addr.zeroed = True
+        value, made = self.acquire(ctx, st, call.coord, name, call.text, call.ret, valid,
+                                   bool(extra.get("zeroed")))
         if self.has_descriptors() and isinstance(call.ret, T.IntT):
             # POSIX: -1 on failure, else a descriptor the process did not have open (the
             # standard streams are: NOTE [descriptors]).
