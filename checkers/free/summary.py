@@ -21,7 +21,7 @@ so a caller may leave it dangling across the other actions.
 """
 from __future__ import annotations
 
-from saturn.plugin.checker import TRUE, block, equals_const, result_lit
+from saturn.plugin.checker import TRUE, UNKNOWN, block, equals_const, result_lit
 from saturn.ir import nodes as N
 from saturn.ir import types as T
 
@@ -145,16 +145,19 @@ def infer(ctx, checker, exit_state) -> dict:
     data, c = checker.state(ctx), ctx.c
     fs, g = data.fs, ctx.lit(exit_state.guard)
     conds = _Conditions(ctx, exit_state)
+    blocks = []   # (steps, here, freed, maybe): the marked blocks the inputs reach
     for root in data.marked:
         steps = block_steps(ctx, data, root)
         if steps is None:
             continue
         value = exit_state.attrs.get((root.addr.uid, "#freed")) or fs.const(0)
         freed = fs.is_(value, 1)
-        maybe = c.OR(freed, fs.is_(value, 2))
-        here = c.AND(g, ctx.exists(root))
-        if ctx.can(here, maybe, budget=OPTIONAL):
-            out["frees"].append([steps, _when(ctx, here, freed, maybe, conds)])
+        blocks.append((steps, c.AND(g, ctx.exists(root)), freed, c.OR(freed, fs.is_(value, 2))))
+    models = _Models(ctx, [x for b in blocks for x in b[1:]] + [x for _, x in conds.all()]
+                     if blocks and ctx.affordable() else [])
+    for steps, here, freed, maybe in blocks:
+        if models.seen(here, maybe) or ctx.can(here, maybe, budget=OPTIONAL):
+            out["frees"].append([steps, _when(ctx, here, freed, maybe, conds, models)])
     # Paths, not queries: a use on a path no model takes is rare, and a query each was most of
     # the checker's time (lz4: 32 paths a function). Action codes are asked only where the
     # function compares a parameter with constants.
@@ -167,6 +170,39 @@ def infer(ctx, checker, exit_state) -> dict:
     return out
 
 
+class _Models:
+    """Models of the exit's path, each observing every marked block's state and every
+    condition, kept so that one settles the questions it answers for all of them: most of a
+    function's blocks are freed on some paths and not on others, and no condition tells it,
+    which a model where a condition and the block's state disagree shows with no question of
+    its own. A model is a list of every variable, dearer than a question: only the two a block
+    needs are asked for as models, and only where no model kept serves."""
+
+    def __init__(self, ctx, observe):
+        self.ctx, self.observe, self.found = ctx, list(dict.fromkeys(observe)), []
+
+    def seen(self, *lits):
+        """A model kept in which `lits` (observed literals) hold, or None."""
+        return next((m for m in self.found if all(m.value(x) for x in lits)), None)
+
+    def model(self, *lits):
+        """A model of `lits` (observed literals): kept, or asked for; None where they cannot
+        hold, UNKNOWN where the question was over its budget."""
+        m = self.seen(*lits)
+        if m is None and self.observe:
+            m = self.ctx.may(*lits, observe=self.observe, budget=OPTIONAL)
+            if m is not None and m is not UNKNOWN:
+                self.found.append(m)
+        elif m is None:
+            m = UNKNOWN if self.ctx.can(*lits, budget=OPTIONAL) else None
+        return m
+
+    def refuted(self, here, lit, exact, maybe) -> bool:
+        """Whether a kept model of `here` shows `lit` is not the free's condition: it holds
+        where the block is not surely freed, or fails where it may be."""
+        return any(m.value(here) and (m.value(lit) and not m.value(exact) or
+                                      not m.value(lit) and m.value(maybe))
+                   for m in self.found)
 def _returned(ctx, data, exit_state, g):
     """When the result points to a block the function freed: "always" where it is not null,
     else "maybe"; None when it never does."""
@@ -186,12 +222,17 @@ def _returned(ctx, data, exit_state, g):
     return "always" if not ctx.can(g, nonnull, -freed, budget=OPTIONAL) else "maybe"
 
 
-def _when(ctx, here, exact, maybe, conds):
+def _when(ctx, here, exact, maybe, conds, models):
     if not ctx.affordable():
         return "maybe"
-    if not ctx.can(here, -exact, budget=OPTIONAL):
+    if models.model(here, -exact) is None:
         return "always"
+    if models.observe and any(not models.refuted(here, lit, exact, maybe)
+                              for _, lit in conds.all()):
+        models.model(here, exact)   # the other side, for the conditions no model ruled out
     for when, lit in conds.all():
+        if models.refuted(here, lit, exact, maybe):
+            continue
         if not ctx.can(here, lit, -exact, budget=OPTIONAL) and \
                 not ctx.can(here, -lit, maybe, budget=OPTIONAL):
             return when

@@ -47,6 +47,7 @@ from typing import Callable, Generic, TypeVar
 from ..bitvec.compare import eq as _eq, lt as _lt
 from ..bitvec.vec import BitVec, const as _const, fresh as _fresh, ite as _ite
 from ..logic.circuit import FALSE, TRUE  # noqa: F401  (re-exported for checkers)
+from ..logic.solver import UNKNOWN  # noqa: F401  (re-exported for checkers)
 
 S = TypeVar("S")
 

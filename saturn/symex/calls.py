@@ -51,10 +51,11 @@ def default_call(ev, call: N.Call, args: list, st) -> None:
             ev.written_whole.update((loc, None) for loc, _ in _destination(written, effect))
             for loc, _ in pointed:
                 unzero(loc)
+        at = by_address(pointed)
         for obj in ev.met(st):
             if effect == "release" and not isinstance(obj.type, T.PtrT):
                 continue
-            g = _under(ev.c, obj, pointed)
+            g = _under(ev.c, obj, at)
             if g != FALSE:
                 ev.store_obj(obj, ev.fresh_value(obj.type, obj.display), g, st)
         return
@@ -122,9 +123,9 @@ def _summarized_call(ev, call, args, st, modifies, label) -> None:
         ev.written_whole.update((obj, None) for obj, _ in wholes)
         for obj, _ in wholes:
             unzero(obj)
-        named = {obj for _, (obj, _) in targets}
+        named, at = {obj for _, (obj, _) in targets}, by_address(wholes)
         targets += [(f"inside:{obj.uid}", (obj, g)) for obj in ev.met(st)
-                    if obj not in named and (g := _under(ev.c, obj, wholes)) != FALSE]
+                    if obj not in named and (g := _under(ev.c, obj, at)) != FALSE]
     targets += _elements_past(ev, targets, st)
     copied = copies.values(ev, ev.copies.get(call.callee), args, st, memo)
     result = fields = None
@@ -228,15 +229,26 @@ def _below_address_space(ev, call, st) -> None:
 
 
 def _under(c, obj, locs) -> int:
-    """Where `obj` is one of the (location, guard) pairs `locs`, or a part of one: inside an
-    object at the same address that is no larger (a view of the block; not the struct whose
-    first member was pointed to), or pointer arithmetic reaches it from one (`buf + 4`)."""
+    """Where `obj` is one of the (location, guard) pairs `locs` (by_address's), or a part of
+    one: inside an object at the same address that is no larger (a view of the block; not the
+    struct whose first member was pointed to), or pointer arithmetic reaches it from one
+    (`buf + 4`)."""
     found, cur = [], obj
     while cur is not None:
-        found += [g for loc, g in locs
-                  if cur is loc or (cur.addr is loc.addr and _size(cur) <= _size(loc))]
+        found += [g for loc, g in locs.get(id(cur.addr), ())
+                  if cur is loc or _size(cur) <= _size(loc)]
         cur = cur.parent if cur.parent is not None else cur.derived_from
     return c.OR_all(found) if found else FALSE
+
+
+def by_address(locs) -> dict:
+    """(location, guard) pairs by their address, in their order: _under asks each object met
+    about the few at its own address, not every one (a call writing hundreds of wholes, met
+    objects by the thousand)."""
+    out: dict = {}
+    for loc, g in locs:
+        out.setdefault(id(loc.addr), []).append((loc, g))
+    return out
 
 
 def _size(obj) -> float:

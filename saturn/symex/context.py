@@ -230,8 +230,9 @@ class FunctionContext:
     def lit(self, guard) -> int:
         return self.guards.to_lit(guard)
 
-    def may(self, *lits, observe=()):
-        return self.session.may(*lits, observe=observe)
+    def may(self, *lits, observe=(), budget: int | None = None):
+        """A model of the lits, or None; with a `budget` of conflicts, UNKNOWN past it."""
+        return self.session.may(*lits, observe=observe, budget=budget)
 
     def can(self, *lits, budget: int | None = None) -> bool:
         """Whether the lits can hold together; with a `budget` of conflicts, a question left

@@ -28,7 +28,10 @@ from .state import State
 # it decides there, in the same pass: if no path left for code that can return (`_can_leave`
 # asks the solver; leaving through `panic()` does not count), the loop's changes become unknown
 # and one more iteration runs; otherwise that iteration is not walked. The loops of an init
-# function, one after the other, are each havocked as the walk meets them.
+# function, one after the other, are each havocked as the walk meets them. The question is
+# skipped (the loop taken as left) only where the exits' own conditions are too big to ask
+# about, never for the size of the function's formula, so the same loops are havocked
+# whatever checkers run.
 
 
 def analyze_function(program, fn: N.Function, checkers, options: Options, summaries=None):
@@ -155,17 +158,18 @@ def _can_leave(ctx, guards) -> bool:
     """Whether a path can leave the loop (NOTE [havoc-passes]): a guard is a BDD over branch
     literals, so an exit whose condition no model satisfies (`p != q` where only both null
     would make them equal, and p was dereferenced) still has a guard; the solver says. Over a
-    small budget, or on a formula too big to ask about, it can."""
+    small budget, or where the exits' conditions are too big to ask about, it can."""
     if not guards:
         return False
-    if ctx.c.nvars > EXIT_QUERY_MAX_VARS:
-        return True
     lit = ctx.c.OR_all(ctx.lit(g) for g in guards)
+    if ctx.c.support([lit], EXIT_QUERY_MAX_VARS) is None:
+        return True
     return ctx.session.can(lit, budget=EXIT_QUERY_BUDGET)
 
 
 EXIT_QUERY_BUDGET = 2_000   # conflicts
-EXIT_QUERY_MAX_VARS = 100_000   # past it the question costs more than the loops it may find
+EXIT_QUERY_MAX_VARS = 100_000   # variables under the exits' conditions: past it the question
+# costs more than the loops it may find
 
 
 def _stub(program, fn) -> bool:

@@ -220,3 +220,20 @@ def test_list_links_are_known_by_their_words_not_their_spelling():
     # One tag, two programs: each definition is known for its own fields.
     a, b = node("twice", "ln_next", "ln_prev"), node("twice", "ln_next", "ln_child")
     assert list_links(a) and list_links(b) == {}
+
+
+def test_a_loop_exit_is_asked_about_however_big_the_rest_of_the_formula():
+    """NOTE [havoc-passes]: whether a path leaves a loop is a question as big as the exits'
+    conditions. A formula grown elsewhere (by another checker's attributes, or arithmetic the
+    exits never read) does not make the loop be taken as left, which would drop its havoc
+    pass and every report after it, differently with each set of checkers."""
+    from types import SimpleNamespace
+    from saturn.symex.engine import EXIT_QUERY_MAX_VARS, _can_leave
+    c = Circuit()
+    a, b = c.fresh(2)
+    never = c.AND(-a, c.AND(a, b))      # no model, though no fold sees it
+    ctx = SimpleNamespace(c=c, session=Session(c), lit=lambda g: g)
+    assert not _can_leave(ctx, [never])
+    c.fresh(EXIT_QUERY_MAX_VARS + 1)    # unrelated variables
+    assert not _can_leave(ctx, [never])
+    assert _can_leave(ctx, [never, c.AND(a, b)])
