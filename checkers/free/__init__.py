@@ -47,8 +47,7 @@ class FreeData:
 class FreeChecker(Checker[FreeData]):
     name = "free"
     # Off unless asked for: on the kernel's list code (nodes freed while a list is emptied
-    # through helpers, callees that free and clear a field) its reports are still false, and
-    # it is most of a run's time on code that allocates through function pointers.
+    # through helpers, callees that free and clear a field) its reports are still false.
     enabled_by_default = False
     description = ("Blocks freed twice and memory used after it was freed, with summaries of "
                    "what functions free and use across calls.")
