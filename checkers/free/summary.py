@@ -203,6 +203,8 @@ class _Models:
         return any(m.value(here) and (m.value(lit) and not m.value(exact) or
                                       not m.value(lit) and m.value(maybe))
                    for m in self.found)
+
+
 def _returned(ctx, data, exit_state, g):
     """When the result points to a block the function freed: "always" where it is not null,
     else "maybe"; None when it never does."""
