@@ -153,6 +153,8 @@ def infer(ctx, checker, exit_state) -> dict:
         value = exit_state.attrs.get((root.addr.uid, "#freed")) or fs.const(0)
         freed = fs.is_(value, 1)
         blocks.append((steps, c.AND(g, ctx.exists(root)), freed, c.OR(freed, fs.is_(value, 2))))
+    # _when asks only while the formula is affordable, which it then was here too: the
+    # observed literals are all there whenever a model is kept.
     models = _Models(ctx, [x for b in blocks for x in b[1:]] + [x for _, x in conds.all()]
                      if blocks and ctx.affordable() else [])
     for steps, here, freed, maybe in blocks:
@@ -189,12 +191,10 @@ class _Models:
         """A model of `lits` (observed literals): kept, or asked for; None where they cannot
         hold, UNKNOWN where the question was over its budget."""
         m = self.seen(*lits)
-        if m is None and self.observe:
+        if m is None:
             m = self.ctx.may(*lits, observe=self.observe, budget=OPTIONAL)
-            if m is not None and m is not UNKNOWN:
+            if m is not None and m is not UNKNOWN and self.observe:
                 self.found.append(m)
-        elif m is None:
-            m = UNKNOWN if self.ctx.can(*lits, budget=OPTIONAL) else None
         return m
 
     def refuted(self, here, lit, exact, maybe) -> bool:
@@ -229,8 +229,7 @@ def _when(ctx, here, exact, maybe, conds, models):
         return "maybe"
     if models.model(here, -exact) is None:
         return "always"
-    if models.observe and any(not models.refuted(here, lit, exact, maybe)
-                              for _, lit in conds.all()):
+    if any(not models.refuted(here, lit, exact, maybe) for _, lit in conds.all()):
         models.model(here, exact)   # the other side, for the conditions no model ruled out
     for when, lit in conds.all():
         if models.refuted(here, lit, exact, maybe):
