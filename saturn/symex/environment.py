@@ -112,6 +112,11 @@ class Environment:
         self.chains.setdefault((head.uid, step), [head]).append(new)
         return value
 
+    def starts_empty(self, head: Obj):
+        """The literal of `head`'s links leading back to itself (its list empty, or it alone in
+        a ring) where one of them was read, else None."""
+        return self.closes.get((head.uid, head.uid, ""))
+
     def _closes(self, head: Obj, node: Obj, step: str) -> int:
         """The literal of `node.step == head` (and of `head.opposite == node`)."""
         key = (head.uid, node.uid, step if node is not head else "")

@@ -211,8 +211,25 @@ def _container_of(self, e, st):
         names = member_path(target, k, inner_key) or member_path(target, k, None)
         if names is None:
             return None
-        pairs.append((container(loc, target, names), g))
+        got = container(loc, target, names)
+        if got.container_of is None and st is not None and hasattr(st, "guard"):
+            _not_own_neighbour(self, loc, g, st)
+        pairs.append((got, g))
     return gls.make(self.c, pairs)
+
+
+# NOTE [own-neighbour]
+# `container_of(x->link.next, S, link)` takes a neighbour of x for an entry. Where that link
+# reads back x's own member, as it does while x's list is empty or x alone in it (the
+# literal that closes x's link on itself: NOTE [list-back-links]), the entry would be x itself:
+# code that reads a neighbour as an entry knows its list holds more than the one node (it
+# compared the link with the list's head, or the list has one), so the path goes on only where
+# the link leads elsewhere. Only for that literal alone: a link that may lead back to x by some
+# other way (a walk, a write) is left as it is.
+def _not_own_neighbour(self, link, g, st) -> None:
+    alone = self.env.starts_empty(link)
+    if alone is not None and g == alone:
+        st.guard = st.guard & self.guards.of_lit(-alone)
 
 
 def _ptr_add(self, e, st):
