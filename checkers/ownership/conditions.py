@@ -11,7 +11,9 @@ caller can see after the call, implied wherever the function hands the block out
   allocator's initialiser that fills its cache only when given a parent to take it from);
 - an integer the function leaves behind a pointer parameter: "*param2==0",
   "(*param2).alloced!=0" (a flag set exactly when it allocates, which the caller tests before
-  freeing: lmdb's `mn_alloced`, jq's `too_deep`).
+  freeing: lmdb's `mn_alloced`, jq's `too_deep`);
+- where no result atom holds, one alternative of the success atom and pointer parameters
+  given: "(ret==0 or param1!=0)" (NOTE [optional-outputs]).
 
 `find` asks the solver which atoms hold at the exit; `lit` makes an atom's literal at the exit
 (`ExitView`) or after a call (`CallView`).
@@ -26,6 +28,7 @@ from saturn.ir import types as T
 RESULT_ATOMS = ("ret==0", "ret==1", "ret>=0", "ret!=0")   # the strongest first
 POINTER_RESULT_ATOMS = ("ret==0", "ret!=0")
 MAX_CANDIDATES = 8     # integer parameters and out-integers tried per condition
+OPTIONAL = 2_000       # conflicts for a question with a conservative answer (no alternative)
 _ATOM = re.compile(r"^(?:\(\*param(\d+)\)\.(\w+)|\*param(\d+)|param(\d+)|ret)(==0|!=0|>=0|==1)$")
 
 
@@ -76,6 +79,8 @@ def find(ctx, g, valid, view: ExitView, result=True, through=None) -> str:
     whether the result may be one; not for an allocator's own result; `through`: the index of
     the parameter the memory is handed out through, whose pointer is then not null anyway)."""
     conds = _result_atoms(ctx, g, valid, view) if result and view.ret is not None else []
+    if result and view.ret is not None and not conds:
+        conds = _either(ctx, g, valid, view, through)
     ints = [p.index for p in ctx.fn.params if isinstance(p.type, T.IntT)] + \
         [p.index for p in ctx.fn.params if isinstance(p.type, T.PtrT)]
     for i in ints[:MAX_CANDIDATES]:
@@ -115,12 +120,45 @@ def _result_atoms(ctx, g, valid, view) -> list[str]:
     return conds
 
 
+# NOTE [optional-outputs]
+# A function that fills the blocks it is given, any of them optional (`alloc_stats(asd, s3a,
+# NULL, NULL)`), may leave one handed out where it fails too: where a later block given could
+# not be filled, it returns an error and keeps the earlier one's contents. No result atom then
+# holds, yet the caller that gave only the one block knows that on failure nothing is in it.
+# The condition says so as one alternative, "(ret==0 or param3!=0)": the success atom, or one
+# of the fewest pointer parameters (one or two) whose being given covers every failing path
+# that hands the block out. Asked with a budget: where the solver gives up, no alternative,
+# and the caller takes the block as handed out wherever it exists (the conservative answer).
+def _either(ctx, g, valid, view, through) -> list[str]:
+    if not ctx.affordable():
+        return []
+    given = [p.index for p in ctx.fn.params if isinstance(p.type, T.PtrT) and
+             p.index != through][:MAX_CANDIDATES]
+    truths = {i: ctx.truth(v) for i in given if (v := view.param(i)) is not None}
+    pointer = isinstance(ctx.fn.rv.type, T.PtrT)
+    for atom in ("ret!=0",) if pointer else ("ret==0", "ret>=0"):
+        failing = -lit(ctx, atom, view)
+        for combo in _few(sorted(truths)):
+            cover = ctx.c.OR_all(truths[i] for i in combo)
+            if not ctx.can(g, valid, failing, -cover, budget=OPTIONAL):
+                return [f"({atom} or " + " or ".join(f"param{i}!=0" for i in combo) + ")"]
+    return []
+
+
+def _few(indices: list) -> list:
+    """The parameter sets to try, the smallest first: each one, then each pair."""
+    return [(i,) for i in indices] + \
+        [(i, j) for k, i in enumerate(indices) for j in indices[k + 1:]]
+
+
 def lit(ctx, when: str, view) -> int:
     """The literal of a condition `find` gave, with the values of `view`."""
     if when == "always":
         return 1
     if " and " in when:
         return ctx.c.AND_all([lit(ctx, atom, view) for atom in when.split(" and ")])
+    if when.startswith("(") and when.endswith(")"):   # NOTE [optional-outputs]
+        return ctx.c.OR_all([lit(ctx, atom, view) for atom in when[1:-1].split(" or ")])
     m = _ATOM.match(when)
     if m is None:
         return 1

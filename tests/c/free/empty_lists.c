@@ -36,3 +36,24 @@ void bad_teardown(struct owner *o) {
     free(o);
     drain(o);   // expect: memory.use-after-free
 }
+
+// Filled with one node, then drained: the drain's second node past the head is the head again,
+// reached through the first node's link, and the owner is none of the nodes it freed.
+static void add_first(struct link *new, struct link *head) {
+    head->next->prev = new;
+    new->next = head->next;
+    new->prev = head;
+    head->next = new;
+}
+
+int ok_fill_then_drain(struct owner *o) {
+    struct item *it;
+    o->items.next = o->items.prev = &o->items;
+    it = malloc(sizeof *it);
+    if (!it)
+        return -1;
+    add_first(&it->node, &o->items);
+    drain(o);
+    free(o);
+    return 0;
+}
