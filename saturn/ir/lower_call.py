@@ -128,10 +128,28 @@ def _types_compatible(self, node, args):
 
 
 def _offsetof(self, node, args):
-    value = self.types.consts.offsetof(self.types.resolve(args[0], self.scope), args[1], self.scope)
-    if value is None:
-        return self.unknown(T.ULONG, node, "offsetof of an unknown member")
-    return const(value, T.ULONG)
+    t = self.types.resolve(args[0], self.scope)
+    value = self.types.consts.offsetof(t, args[1], self.scope)
+    if value is not None:
+        return const(value, T.ULONG)
+    got = _indexed_offset(self, t, args[1])
+    return got if got is not None else self.unknown(T.ULONG, node, "offsetof of an unknown member")
+
+
+def _indexed_offset(self, t, designator):
+    """`offsetof(S, list_node[dir])` with a variable index: the member's offset plus the index
+    times the element's size, so `container_of` of an element of an array of links finds its
+    struct (NOTE [container-of])."""
+    if not isinstance(designator, c_ast.ArrayRef):
+        return None
+    consts = self.types.consts
+    base = consts.offsetof(t, designator.name, self.scope)
+    at = consts.member_type(t, designator.name)
+    if base is None or not isinstance(at, T.ArrT) or at.elem.size <= 0:
+        return None
+    index = self.convert(self.rv(designator.subscript), T.ULONG)
+    scaled = N.Binary(T.ULONG, "mul", index, const(at.elem.size, T.ULONG))
+    return N.Binary(T.ULONG, "add", const(base, T.ULONG), scaled)
 
 
 def _va_arg(self, node, args):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 
 from ..ir import types as T
 
@@ -205,24 +206,49 @@ def _first_member_of(obj: Obj, ctype) -> Obj | None:
 # m *is* p's object: p's parent when p was reached as a member of an S, otherwise a container
 # object made once per (object, S, m) whose member m is seeded with p's object. So a lock reached
 # through container_of is the same object as through the struct. Its interface path is p's path
-# plus a ["container", "struct S", "m"] step (nested members joined by dots), which callers resolve the same way
+# plus a ["container", "struct S", "m"] step (nested members joined by dots, an element of an
+# array member as `m[1]`: member_text), which callers resolve the same way
 # (interface.resolve), so summaries carry it across calls.
 
-def member_path(st, offset: int, inner_key: str | None) -> list[str] | None:
-    """Field names from struct `st` down to the member at byte `offset` (of type `inner_key`
-    when given; the outermost member at that offset otherwise)."""
+def member_path(st, offset: int, inner_key: str | None) -> list | None:
+    """Field names (and element indices, for a member inside an array: `list_node[1]`) from
+    struct `st` down to the member at byte `offset` (of type `inner_key` when given; the
+    outermost member at that offset otherwise)."""
     best = None
     for name, ftype in st.fields:
         off = st.offsets.get(name, -1)
         if off == offset and (inner_key is None or ftype.key() == inner_key):
             return [name]
-        if isinstance(ftype, T.StructT) and off <= offset < off + ftype.size:
-            sub = member_path(ftype, offset - off, inner_key)
+        if off <= offset < off + ftype.size:
+            sub = _inner_path(ftype, offset - off, inner_key)
             if sub is not None:
                 return [name] + sub
         if off == offset and best is None:
             best = [name]
     return best if inner_key is None else None
+
+
+def _inner_path(t, offset: int, inner_key: str | None) -> list | None:
+    if isinstance(t, T.StructT):
+        return member_path(t, offset, inner_key)
+    if isinstance(t, T.ArrT) and t.elem.size > 0 and inner_key is not None:   # typed only
+        index, rest = divmod(offset, t.elem.size)
+        if rest == 0 and (inner_key is None or t.elem.key() == inner_key):
+            return [index]
+        sub = _inner_path(t.elem, rest, inner_key)
+        return [index] + sub if sub is not None else None
+    return None
+
+
+def member_text(names) -> str:
+    """A member path as an interface step writes it: `list_node[1]`, `link.next`."""
+    return "".join(f"[{n}]" if isinstance(n, int) else ("." if i else "") + n
+                   for i, n in enumerate(names))
+
+
+def member_names(text: str) -> list:
+    """The member path `member_text` wrote."""
+    return [int(m[1]) if m[1] else m[2] for m in re.finditer(r"\[(\d+)\]|([^.\[\]]+)", text)]
 
 
 def container(inner: Obj, st, names: list[str]) -> Obj:
@@ -242,7 +268,8 @@ def container(inner: Obj, st, names: list[str]) -> Obj:
     got.site = inner.site
     cur = got
     for name in names[:-1]:
-        cur = child(cur, name, cur.type.field_type(name))
+        cur = child(cur, name, cur.type.elem if isinstance(name, int) else
+                    cur.type.field_type(name))
     cur.children[names[-1]] = inner
     inner.children[key] = got
     return got

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..ir import types as T
 from ..logic.circuit import FALSE, TRUE
 from ..memory.gls import GLS
-from ..memory.locations import Obj, child, container, view
+from ..memory.locations import Obj, child, container, member_names, member_text, view
 from ..report.paths import render_steps
 from .lazy import same
 
@@ -29,7 +29,7 @@ def steps_of(obj: Obj, roots: dict | None = None):
             continue
         if cur.container_of is not None:
             inner, names = cur.container_of
-            suffix.append(["container", cur.type.key(), ".".join(names)])
+            suffix.append(["container", cur.type.key(), member_text(names)])
             cur = inner
             continue
         if cur.deref_of is not None:
@@ -335,8 +335,9 @@ def _step(ev, obj: Obj, step):
                 return None
         return child(obj, step[1], obj.type.field_type(step[1]))
     if step[0] == "container":
-        st = T.struct_named(step[1], step[2].split(".")[0])
-        return container(obj, st, step[2].split(".")) if st is not None else None
+        names = member_names(step[2])
+        st = T.struct_named(step[1], names[0])
+        return container(obj, st, names) if st is not None else None
     if step[0] == "index":
         t = obj.type
         return child(obj, step[1], t.elem if isinstance(t, T.ArrT) else t)

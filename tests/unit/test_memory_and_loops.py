@@ -5,7 +5,7 @@ from saturn.ir.loops import HAVOC, Unroller, havoc_header
 from saturn.logic.circuit import Circuit, FALSE, TRUE
 from saturn.logic.solver import Session
 from saturn.memory import gls
-from saturn.memory.locations import Obj, child, view
+from saturn.memory.locations import Obj, child, member_names, member_path, member_text, view
 from saturn.report.paths import render_steps
 
 
@@ -237,3 +237,17 @@ def test_a_loop_exit_is_asked_about_however_big_the_rest_of_the_formula():
     c.fresh(EXIT_QUERY_MAX_VARS + 1)    # unrelated variables
     assert not _can_leave(ctx, [never])
     assert _can_leave(ctx, [never, c.AND(a, b)])
+
+
+def test_member_path_into_an_array_of_links():
+    link = T.StructT("link", False, [], True)
+    link.fields = [("next", T.PtrT(link)), ("prev", T.PtrT(link))]
+    link.offsets, link.size, link.align = {"next": 0, "prev": 8}, 16, 8
+    path = T.StructT("path", False, [("weight", T.INT), ("list_node", T.ArrT(link, 2))], True)
+    path.offsets, path.size, path.align = {"weight": 0, "list_node": 8}, 40, 8
+    assert member_path(path, 24, link.key()) == ["list_node", 1]
+    assert member_path(path, 8, link.key()) == ["list_node", 0]
+    assert member_path(path, 16, link.key()) is None   # inside an element, not a link
+    assert member_text(["list_node", 1]) == "list_node[1]"
+    assert member_names("list_node[1]") == ["list_node", 1]
+    assert member_names(member_text(["outer", "items", 3, "head"])) == ["outer", "items", 3, "head"]
