@@ -74,19 +74,27 @@ def _of_its_type(ctx, call, steps, hits):
 
 
 def _not_its_holder(ctx, steps, args, st, memo):
-    """The caller's blocks a freed path names, but for the block holding the link the path
-    last goes through (`(*o).items.next`, a pointer to its own struct type), where the link
-    points back into it: the empty head of a circular list. The callee took the node after
-    the head as a block of its own; where there is none it freed nothing (`drain(o)` frees
-    the items, never `o`)."""
+    """The caller's blocks a freed path names, but for the blocks holding the links the path
+    ends by following (`(*(*o).items.next).next`, each a pointer to its own struct type),
+    where the path leads back into one: the head of a circular list, reached past its last
+    node. The callee took the nodes after the head as blocks of their own; where there are
+    fewer it freed no more (`drain(o)` frees the items, never `o`)."""
     hits = ctx.resolve(steps, args, None, st, memo)
-    last = max((i for i, s in enumerate(steps) if s[0] == "deref"), default=0)
-    if last < 2 or steps[last - 1][0] != "field":
-        return hits
-    links = [o for o, _ in ctx.resolve(steps[:last], args, None, st, memo)
-             if o.parent is not None and T.points_to(o.type, o.parent.type)]
-    holders = {block(o) for o in links}
+    holders = set()
+    for d in _trailing_links(steps):
+        holders |= {block(o) for o, _ in ctx.resolve(steps[:d], args, None, st, memo)
+                    if o.parent is not None and T.points_to(o.type, o.parent.type)}
     return [(o, g) for o, g in hits if block(o) not in holders] if holders else hits
+
+
+def _trailing_links(steps) -> list[int]:
+    """The ends of the link steps a path ends with (each `field` then `deref`), the last
+    first."""
+    out, d = [], len(steps) - 1
+    while d >= 2 and steps[d][0] == "deref" and steps[d - 1][0] == "field":
+        out.append(d)
+        d -= 2
+    return out
 
 
 def apply(ctx, checker, call, token, args, st) -> None:
