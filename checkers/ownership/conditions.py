@@ -127,18 +127,21 @@ def _result_atoms(ctx, g, valid, view) -> list[str]:
 # holds, yet the caller that gave only the one block knows that on failure nothing is in it.
 # The condition says so as one alternative, "(ret==0 or param3!=0)": the success atom, or one
 # of the fewest pointer parameters (one or two) whose being given covers every failing path
-# that hands the block out. Asked with a budget: where the solver gives up, no alternative,
-# and the caller takes the block as handed out wherever it exists (the conservative answer).
+# that hands the block out. A parameter given wherever the block is handed out at all (the
+# context the function reads first) covers those paths vacuously, and is no alternative.
+# Asked with a budget: where the solver gives up, no alternative, and the caller takes the
+# block as handed out wherever it exists (the conservative answer).
 def _either(ctx, g, valid, view, through) -> list[str]:
     if not ctx.affordable():
         return []
     given = [p.index for p in ctx.fn.params if isinstance(p.type, T.PtrT) and
              p.index != through][:MAX_CANDIDATES]
     truths = {i: ctx.truth(v) for i in given if (v := view.param(i)) is not None}
+    optional = [i for i in sorted(truths) if ctx.can(g, valid, -truths[i], budget=OPTIONAL)]
     pointer = isinstance(ctx.fn.rv.type, T.PtrT)
     for atom in ("ret!=0",) if pointer else ("ret==0", "ret>=0"):
         failing = -lit(ctx, atom, view)
-        for combo in _few(sorted(truths)):
+        for combo in _few(optional):
             cover = ctx.c.OR_all(truths[i] for i in combo)
             if not ctx.can(g, valid, failing, -cover, budget=OPTIONAL):
                 return [f"({atom} or " + " or ".join(f"param{i}!=0" for i in combo) + ")"]
